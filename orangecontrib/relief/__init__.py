@@ -1,0 +1,10 @@
+"""orange3-relief: ReliefF, dReliefF and pdReliefF feature weighting for Orange.
+
+The scorers work like ``Orange.preprocess.score`` scorers; the engine in
+``orangecontrib.relief.core`` works on plain numpy arrays.
+"""
+from .core import ReliefResult, ReliefWarning, relieff
+from .scoring import DReliefF, PDReliefF, ReliefF, RReliefF
+
+__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "relieff",
+           "ReliefResult", "ReliefWarning"]

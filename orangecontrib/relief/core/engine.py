@@ -1,0 +1,294 @@
+"""The Relief engine: ReliefF, Relief-E, RReliefF, dReliefF and pdReliefF as
+options of one loop (``doc/semantics.md`` is the contract)."""
+import math
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Optional
+
+import numba
+import numpy as np
+
+from . import kernels
+from .prepare import ReliefWarning, prepare
+
+VARIANTS = {"relieff": kernels.VARIANT_RELIEFF,
+            "drelieff": kernels.VARIANT_D,
+            "pdrelieff": kernels.VARIANT_PD}
+MISSES = ("per_class", "any")
+
+# Work per call into the kernels (distance terms): about 0.1 s, so progress
+# is reported and a cancel takes effect several times a second.
+BATCH_TERMS = 100_000_000
+
+
+@dataclass
+class ReliefResult:
+    """What a Relief run computed.
+
+    Attributes
+    ----------
+    weights : ndarray (n_features,)
+        The estimates W[A]; 0 for constant features, NaN for features with no
+        known value.
+    trace : ndarray (n_points, n_features) or None
+        The estimate after every ``trace_every``-th visited instance (and after
+        the last one), for convergence plots.
+    trace_steps : ndarray (n_points,) or None
+        The number of visited instances at each trace point.
+    n_iterations : int
+        m, the number of visited instances.
+    T : float or None
+        pdReliefF's steepness actually used.
+    regression : bool
+        True when the RReliefF form (numeric class) was used.
+    n_dropped : int
+        Rows left out because their class value was missing.
+    """
+    weights: np.ndarray
+    trace: Optional[np.ndarray]
+    trace_steps: Optional[np.ndarray]
+    n_iterations: int
+    T: Optional[float]
+    regression: bool
+    n_dropped: int
+
+
+def default_T(m):
+    """T = 2 / ln(m), the seed's choice that makes f(w, m) independent of m."""
+    return 2.0 / math.log(m) if m > 1 else math.inf
+
+
+@contextmanager
+def _threads(n_jobs):
+    if n_jobs is None:
+        yield numba.get_num_threads()
+        return
+    if not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise ValueError("n_jobs must be a positive number of threads, or -1 "
+                         "(or None) for all cores.")
+    old = numba.get_num_threads()
+    wanted = numba.config.NUMBA_NUM_THREADS if n_jobs < 0 else \
+        min(int(n_jobs), numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(wanted)
+    try:
+        yield wanted
+    finally:
+        numba.set_num_threads(old)
+
+
+def _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
+                   trace_every):
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; "
+                         f"got {variant!r}.")
+    if isinstance(k_nearest, bool) or not isinstance(
+            k_nearest, (int, np.integer)) or k_nearest < 1:
+        raise ValueError(f"k_nearest must be a whole number of at least 1; "
+                         f"got {k_nearest!r}.")
+    if misses not in MISSES:
+        raise ValueError(f"misses must be 'per_class' (ReliefF) or 'any' "
+                         f"(Relief-E); got {misses!r}.")
+    if weight_by_distance and not sigma > 0:
+        raise ValueError(f"sigma must be positive; got {sigma!r}.")
+    if T is not None and not T > 0:
+        raise ValueError(f"T must be positive (or None for 2/ln m); got {T!r}.")
+    if trace_every is not None and (not isinstance(
+            trace_every, (int, np.integer)) or trace_every < 1):
+        raise ValueError("trace_every must be a whole number of at least 1 "
+                         "(or None for no trace).")
+
+
+def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
+            n_iterations=None, k_nearest=10, random_state=0,
+            misses="per_class", weight_by_distance=False, sigma=2.0, T=None,
+            progress=None, trace_every=None, n_jobs=None):
+    """Estimate feature weights with ReliefF or one of its variants.
+
+    Parameters
+    ----------
+    X : array (n_instances, n_features)
+        Feature values; NaN marks a missing value.  Nominal features hold
+        integer codes.
+    y : array (n_instances,)
+        Class codes 0, 1, ... (classification) or numbers (regression); rows
+        with NaN are dropped with a warning.
+    nominal : boolean array (n_features,), optional
+        Which features are nominal (diff by overlap); the rest are numeric
+        (range-normalised difference).
+    regression : bool
+        Use the RReliefF form for a numeric target.
+    variant : {"relieff", "drelieff", "pdrelieff"}
+        Distance weights: none (ReliefF), the running estimate (dReliefF) or
+        the progressive blend f(w, t) = (1 - w) / t^T + w (pdReliefF).
+    n_iterations : int, optional
+        m, the number of instances visited, in the order
+        ``default_rng(random_state).permutation(n)[:m]``; all when None.
+    k_nearest : int
+        Neighbours per group; instances tied with the k-th share its slots.
+    random_state : int, Generator or None
+        Seed of the visiting order.
+    misses : {"per_class", "any"}
+        k misses of every other class (ReliefF) or among all other classes
+        together (Relief-E; original Relief with k_nearest=1).
+    weight_by_distance : bool
+        Rank-weighted neighbours, exp(-(rank / sigma)^2) (Weka's -W / -A).
+    sigma : float
+        Width of the rank weights.
+    T : float, optional
+        pdReliefF's steepness; 2 / ln(m) when None.
+    progress : callable(fraction), optional
+        Called with the fraction done; may raise to cancel the run.
+    trace_every : int, optional
+        Record the estimate after every ``trace_every``-th visit.
+    n_jobs : int, optional
+        Threads to use (None or -1: all cores).
+
+    Returns
+    -------
+    ReliefResult
+
+    References
+    ----------
+    Kononenko, I. (1994). Estimating attributes: analysis and extensions of
+    RELIEF.  Robnik-Šikonja, M., Kononenko, I. (2003). Theoretical and
+    empirical analysis of ReliefF and RReliefF.  Prat Masramon, G., Belanche
+    Muñoz, L. A. (2005). Toward better feature weighting algorithms: a focus
+    on Relief.
+    """
+    _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
+                   trace_every)
+    prep = prepare(X, y, nominal, regression)
+    n = prep.group.shape[0]
+    if n_iterations is None:
+        m = n
+    elif (isinstance(n_iterations, bool)
+          or not isinstance(n_iterations, (int, np.integer))
+          or not 1 <= n_iterations <= n):
+        raise ValueError(f"n_iterations must be a whole number between 1 and "
+                         f"the number of instances ({n}), or None for all; "
+                         f"got {n_iterations!r}.")
+    else:
+        m = int(n_iterations)
+    variant_code = VARIANTS[variant]
+    T_used = (T if T is not None else default_T(m)) \
+        if variant_code == kernels.VARIANT_PD else None
+    order = np.random.default_rng(random_state).permutation(n)[:m]
+
+    a = prep.used.shape[0]
+    width = 1 + 2 * a if regression else a
+
+    degenerate = a == 0
+    if not regression and np.count_nonzero(prep.class_counts) < 2:
+        warnings.warn("The data has only one class value; all weights are 0.",
+                      ReliefWarning, stacklevel=2)
+        degenerate = True
+    if regression and np.all(prep.target == 0):
+        warnings.warn("The target is constant; all weights are 0.",
+                      ReliefWarning, stacklevel=2)
+        degenerate = True
+    if not regression and not degenerate:
+        small = [c for c, count in enumerate(prep.class_counts)
+                 if 0 < count <= k_nearest]
+        if small:
+            warnings.warn(
+                f"k_nearest={k_nearest} is not smaller than class(es) "
+                f"{small} (sizes {prep.class_counts[small].tolist()}); such a "
+                "class contributes all its instances.", ReliefWarning,
+                stacklevel=2)
+
+    steps, points = [], []
+    if degenerate:
+        total = np.zeros(width)
+        if trace_every:
+            steps = list(range(trace_every, m + 1, trace_every))
+            points = [np.zeros(a)] * len(steps)
+    else:
+        if misses == "any" and not regression:
+            mode, n_groups = kernels.MODE_ANY, 2
+        elif regression:
+            mode, n_groups = kernels.MODE_REGRESSION, 1
+        else:
+            mode, n_groups = kernels.MODE_PER_CLASS, prep.n_classes
+        rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)
+                        if weight_by_distance else np.ones(k_nearest))
+        counts = prep.class_counts.astype(float)
+        # P(C) / (1 - P(class(R))) from counts, so two classes give exactly 1
+        class_factor = counts[None, :] / np.maximum(n - counts[:, None], 1)
+        target = prep.target if regression else np.zeros(n)
+        mt = prep.missing.as_tuple()
+        row_terms = n * max(a, 1)
+        batch = max(1, min(m, BATCH_TERMS // row_terms))
+        total = np.zeros(width)
+        with _threads(n_jobs) as n_threads:
+            done = 0
+            while done < m:
+                rows = order[done:done + batch]
+                if variant_code == kernels.VARIANT_RELIEFF:
+                    total = _relieff_rows(rows, prep, mt, mode, n_groups,
+                                          k_nearest, rank_weights,
+                                          class_factor, target, n_threads,
+                                          total, done, trace_every, steps,
+                                          points, regression, a)
+                else:
+                    chunks = n_threads if row_terms >= \
+                        kernels.PARALLEL_ROW_TERMS else 1
+                    trace = np.empty((len(rows) // trace_every + 1
+                                      if trace_every else 0, a))
+                    written = kernels.feedback_batch(
+                        rows, done, variant_code, float(T_used or 0.0), prep.num, prep.nom,
+                        prep.has_missing, prep.group, mt, mode, n_groups,
+                        k_nearest, rank_weights, class_factor, target,
+                        regression, chunks, total, trace_every or 0, trace)
+                    points.extend(trace[:written])
+                    steps.extend(range((done // trace_every + 1) * trace_every,
+                                       done + len(rows) + 1, trace_every)
+                                 if trace_every else [])
+                done += len(rows)
+                if progress is not None:
+                    progress(done / m)
+
+    final = np.zeros(a)
+    if not degenerate:
+        kernels.estimate(total, m, regression, final)
+    if trace_every and (not steps or steps[-1] != m):
+        steps.append(m)
+        points.append(final)
+    return ReliefResult(
+        weights=_to_features(final[None, :], prep)[0],
+        trace=_to_features(np.array(points).reshape(-1, a), prep)
+        if trace_every else None,
+        trace_steps=np.array(steps, dtype=np.int64) if trace_every else None,
+        n_iterations=m, T=T_used, regression=bool(regression),
+        n_dropped=prep.n_dropped)
+
+
+def _relieff_rows(rows, prep, mt, mode, n_groups, k, rank_weights,
+                  class_factor, target, n_threads, total, done, trace_every,
+                  steps, points, regression, a):
+    """Visit ``rows`` in parallel and add their updates to ``total`` in
+    visiting order, so the result does not depend on threads or batches."""
+    upd = np.zeros((len(rows), total.shape[0]))
+    kernels.relief_batch(rows, prep.num, prep.nom, prep.has_missing,
+                         prep.group, mt, mode, n_groups, k, rank_weights,
+                         class_factor, target, min(len(rows), 4 * n_threads),
+                         upd)
+    upd[0] += total
+    running = np.cumsum(upd, axis=0)
+    if trace_every:
+        for t in range((done // trace_every + 1) * trace_every,
+                       done + len(rows) + 1, trace_every):
+            point = np.empty(a)
+            kernels.estimate(running[t - done - 1], t, regression, point)
+            steps.append(t)
+            points.append(point)
+    return running[-1].copy()
+
+
+def _to_features(values, prep):
+    """Map kernel columns back to the caller's features (0 for constant
+    features, NaN for all-missing ones)."""
+    out = np.zeros((values.shape[0], prep.n_features))
+    out[:, prep.used] = values
+    out[:, prep.all_missing] = np.nan
+    return out

@@ -1,0 +1,233 @@
+"""Turn raw arrays into what the Relief kernels need (pure numpy).
+
+Everything here follows ``doc/semantics.md``:
+
+* rows with a missing class are dropped first;
+* numeric features are range-normalised, ``(x - min) / (max - min)``, so that
+  ``diff = |v1 - v2|`` in the kernels (seed eq. euclidean);
+* nominal features become integer codes with ``-1`` for missing (eq. overlap);
+* constant features (one known value) always have diff 0, so they get weight 0
+  and are left out of the distance; all-missing features get weight NaN;
+* missing values follow RELIEF-D (seed eq. relief_d): the tables below hold the
+  class-conditional laws ``P(v | c)`` and the expected differences
+  ``E|X - v|`` and ``E|X1 - X2|`` the kernels look up.
+"""
+import warnings
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+import scipy.sparse as sp
+
+
+class ReliefWarning(UserWarning):
+    """A warning about the data that has a defined result (see semantics)."""
+
+
+@dataclass
+class MissingTables:
+    """RELIEF-D lookup tables; ``c`` indexes classes (a single one in regression).
+
+    Numeric feature ``f``, class ``c``: the known normalised values of ``f`` in
+    ``c`` are ``num_sorted[num_start[f, c]: num_start[f, c] + num_count[f, c]]``
+    (sorted), with prefix sums at ``num_prefix[num_pstart[f, c]:]``; a class with
+    no known value points at the overall law.  ``num_both[f, c1, c2]`` is
+    ``E|X1 - X2|``, ``nom_prob[g, c, v]`` is ``P(v | c)`` and ``nom_both[g, c1,
+    c2]`` is ``1 - sum_u P(u | c1) P(u | c2)``.
+    """
+    num_sorted: np.ndarray
+    num_prefix: np.ndarray
+    num_start: np.ndarray
+    num_pstart: np.ndarray
+    num_count: np.ndarray
+    num_both: np.ndarray
+    nom_prob: np.ndarray
+    nom_both: np.ndarray
+
+    def as_tuple(self):
+        return (self.num_sorted, self.num_prefix, self.num_start,
+                self.num_pstart, self.num_count, self.num_both,
+                self.nom_prob, self.nom_both)
+
+
+@dataclass
+class Prepared:
+    """Data in kernel form; ``used`` maps kernel columns (numeric first, then
+    nominal) back to the caller's feature indices."""
+    num: np.ndarray            # n x a_num float64, normalised; NaN = missing
+    nom: np.ndarray            # n x a_nom int32 codes; -1 = missing
+    used: np.ndarray           # (a_num + a_nom,) original feature index
+    constant: np.ndarray       # original indices of constant features (weight 0)
+    all_missing: np.ndarray    # original indices of all-missing features (NaN)
+    n_features: int
+    group: np.ndarray          # n int64: class code (classification) or 0
+    n_classes: int             # number of class codes (1 for regression)
+    class_counts: np.ndarray   # (n_classes,) int64
+    target: Optional[np.ndarray]   # regression: normalised target, else None
+    has_missing: bool
+    missing: MissingTables
+    n_dropped: int
+
+
+def _clean_class(X, y, regression):
+    y = np.asarray(y, dtype=float).ravel()
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} "
+                         "values; give one class value per row.")
+    known = ~np.isnan(y)
+    n_dropped = int((~known).sum())
+    if n_dropped:
+        warnings.warn(f"{n_dropped} instance(s) with a missing class value "
+                      "were left out.", ReliefWarning, stacklevel=4)
+        X = X[known]
+        y = y[known]
+    if not regression and len(y) and np.any(y != np.round(y)):
+        raise ValueError("A discrete class must be given as integer codes "
+                         "(0, 1, ...); for a numeric class use the "
+                         "regression form (regression=True).")
+    return X, y, n_dropped
+
+
+def prepare(X, y, nominal=None, regression=False):
+    """Check and convert ``X`` (n x a, NaN = missing) and ``y`` for the kernels.
+
+    ``nominal`` is a boolean mask of the nominal features (integer codes);
+    by default every feature is numeric.
+    """
+    if sp.issparse(X):
+        X = X.toarray()
+    X = np.array(X, dtype=float, ndmin=2, copy=True)
+    if X.ndim != 2:
+        raise ValueError("X must be a two-dimensional array (instances x "
+                         "features).")
+    n_features = X.shape[1]
+    if nominal is None:
+        nominal = np.zeros(n_features, dtype=bool)
+    nominal = np.asarray(nominal, dtype=bool).ravel()
+    if nominal.shape[0] != n_features:
+        raise ValueError(f"nominal has {nominal.shape[0]} entries but X has "
+                         f"{n_features} features; give one flag per feature.")
+    X, y, n_dropped = _clean_class(X, y, regression)
+    n = X.shape[0]
+    if n < 2:
+        raise ValueError(f"Relief needs at least two instances with a known "
+                         f"class value; the data has {n}.")
+
+    known = ~np.isnan(X)
+    n_known = known.sum(axis=0)
+    all_missing = np.flatnonzero(n_known == 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        lo = np.nanmin(np.where(known, X, np.inf), axis=0)
+        hi = np.nanmax(np.where(known, X, -np.inf), axis=0)
+    constant = np.flatnonzero((n_known > 0) & (lo == hi))
+    if len(all_missing):
+        warnings.warn(f"{len(all_missing)} feature(s) have no known value; "
+                      "their weight is NaN.", ReliefWarning, stacklevel=3)
+    usable = (n_known > 0) & (lo < hi)
+    num_cols = np.flatnonzero(usable & ~nominal)
+    nom_cols = np.flatnonzero(usable & nominal)
+
+    num = (X[:, num_cols] - lo[num_cols]) / (hi[num_cols] - lo[num_cols])
+    num = np.ascontiguousarray(num)
+    nom_raw = X[:, nom_cols]
+    if np.any(nom_raw[~np.isnan(nom_raw)] < 0) or np.any(
+            nom_raw[~np.isnan(nom_raw)] != np.round(nom_raw[~np.isnan(nom_raw)])):
+        raise ValueError("Nominal features must hold non-negative integer "
+                         "codes (0, 1, ...) or NaN for missing.")
+    nom = np.where(np.isnan(nom_raw), -1, nom_raw).astype(np.int32)
+    nom = np.ascontiguousarray(nom)
+
+    if regression:
+        group = np.zeros(n, dtype=np.int64)
+        n_classes = 1
+        t_lo, t_hi = y.min(), y.max()
+        target = (y - t_lo) / (t_hi - t_lo) if t_hi > t_lo else np.zeros(n)
+    else:
+        group = y.astype(np.int64)
+        if np.any(group < 0):
+            raise ValueError("Class codes must be non-negative integers.")
+        n_classes = int(group.max()) + 1
+        target = None
+    class_counts = np.bincount(group, minlength=n_classes).astype(np.int64)
+
+    has_missing = bool(np.isnan(num).any() or (nom < 0).any())
+    missing = _missing_tables(num, nom, group, n_classes, has_missing)
+    return Prepared(num=num, nom=nom,
+                    used=np.concatenate([num_cols, nom_cols]).astype(np.int64),
+                    constant=constant, all_missing=all_missing,
+                    n_features=n_features, group=group, n_classes=n_classes,
+                    class_counts=class_counts, target=target,
+                    has_missing=has_missing, missing=missing,
+                    n_dropped=n_dropped)
+
+
+def _expected_abs_between(a, b):
+    """E|A - B| for A, B uniform over the (sorted) samples ``a`` and ``b``."""
+    prefix = np.concatenate([[0.0], np.cumsum(b)])
+    below = np.searchsorted(b, a)
+    sum_below = prefix[below]
+    above = len(b) - below
+    total = (a * below - sum_below + (prefix[-1] - sum_below) - a * above)
+    return total.mean() / len(b)
+
+
+def _missing_tables(num, nom, group, n_classes, has_missing):
+    """Class-conditional laws for RELIEF-D; empty unless values are missing.
+
+    Only features that have a missing value get entries: the kernels look a
+    feature up only when one of the two values is missing.
+    """
+    a_num, a_nom = num.shape[1], nom.shape[1]
+    C = n_classes
+    empty = np.zeros(0)
+    if not has_missing:
+        z = np.zeros((a_num, C), dtype=np.int64)
+        return MissingTables(empty, empty, z, z, z,
+                             np.zeros((a_num, C, C)),
+                             np.zeros((a_nom, C, 1)), np.zeros((a_nom, C, C)))
+
+    sorted_parts, prefix_parts = [], []
+    start = np.zeros((a_num, C), dtype=np.int64)
+    pstart = np.zeros((a_num, C), dtype=np.int64)
+    count = np.zeros((a_num, C), dtype=np.int64)
+    both = np.zeros((a_num, C, C))
+    s_pos = p_pos = 0
+    for f in range(a_num):
+        col = num[:, f]
+        if not np.isnan(col).any():
+            continue
+        known = ~np.isnan(col)
+        overall = np.sort(col[known])
+        laws = []
+        for c in range(C):
+            vals = np.sort(col[known & (group == c)])
+            laws.append(vals if len(vals) else overall)
+        for c, vals in enumerate(laws):
+            start[f, c], pstart[f, c], count[f, c] = s_pos, p_pos, len(vals)
+            sorted_parts.append(vals)
+            prefix_parts.append(np.concatenate([[0.0], np.cumsum(vals)]))
+            s_pos += len(vals)
+            p_pos += len(vals) + 1
+        for c1 in range(C):
+            for c2 in range(C):
+                both[f, c1, c2] = _expected_abs_between(laws[c1], laws[c2])
+
+    n_values = int(nom.max()) + 1 if nom.size else 1
+    prob = np.zeros((a_nom, C, max(n_values, 1)))
+    nom_both = np.zeros((a_nom, C, C))
+    for g in range(a_nom):
+        col = nom[:, g]
+        if not (col < 0).any():
+            continue
+        known = col >= 0
+        overall = np.bincount(col[known], minlength=n_values) / known.sum()
+        for c in range(C):
+            in_c = col[known & (group == c)]
+            prob[g, c] = (np.bincount(in_c, minlength=n_values) / len(in_c)
+                          if len(in_c) else overall)
+        nom_both[g] = 1.0 - prob[g] @ prob[g].T
+
+    cat = (lambda parts: np.concatenate(parts) if parts else empty)
+    return MissingTables(cat(sorted_parts), cat(prefix_parts), start, pstart,
+                         count, both, prob, nom_both)

@@ -1,0 +1,164 @@
+"""Orange scorers for the Relief family: thin adapters over ``core.relieff``.
+
+They behave like ``Orange.preprocess.score`` scorers::
+
+    scorer = ReliefF(k_nearest=10)
+    scorer(table)              # one weight per attribute
+    scorer(table, "A0")        # the weight of one attribute
+    SelectBestFeatures(method=scorer, k=5)(table)
+
+and can be sent to the Rank widget's *Scorer* input, which calls
+``score_data(table)`` and shows one column named ``scorer.name``.
+"""
+import numpy as np
+from Orange.data import ContinuousVariable, Table, Variable
+from Orange.preprocess.score import Scorer
+
+from .core import ReliefResult, relieff
+from .core.engine import _check_options
+
+__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF"]
+
+_ALL_FEATURES = object()   # score_data(data) without feature: Rank's call
+
+
+class ReliefF(Scorer):
+    """ReliefF feature weights (Kononenko 1994; seed Fig. relieff).
+
+    A numeric class switches to the regression form (RReliefF).  Unlike
+    Orange's built-in ``ReliefF``, the default visits every instance once,
+    so the weights do not depend on a random sample.
+
+    Parameters
+    ----------
+    n_iterations : int, optional
+        m, the number of instances visited; all when None.
+    k_nearest : int
+        Nearest hits (and misses per class) per visited instance.
+    random_state : int or None
+        Seed of the visiting order ``default_rng(seed).permutation(n)[:m]``.
+    weight_by_distance : bool
+        Rank-weighted neighbours exp(-(rank / sigma)^2), as Weka's ``-W``.
+    sigma : float
+        Width of the rank weights (Weka's ``-A``).
+    misses : {"per_class", "any"}
+        k misses from every other class (ReliefF) or from all other classes
+        together (Relief-E; original Relief with ``k_nearest=1``).
+    n_jobs : int, optional
+        Threads; all cores when None.
+    """
+    feature_type = Variable
+    class_type = Variable
+    supports_sparse_data = True
+    preprocessors = []          # rows with a missing class: handled (warned) by the core
+    friendly_name = "ReliefF"
+    variant = "relieff"
+
+    def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
+                 weight_by_distance=False, sigma=2.0, misses="per_class",
+                 n_jobs=None):
+        _check_options(self.variant, k_nearest, misses, weight_by_distance,
+                       sigma, None, None)
+        self.n_iterations = n_iterations
+        self.k_nearest = k_nearest
+        self.random_state = random_state
+        self.weight_by_distance = weight_by_distance
+        self.sigma = sigma
+        self.misses = misses
+        self.n_jobs = n_jobs
+
+    @property
+    def name(self):
+        """The column title in Rank."""
+        return self.friendly_name
+
+    def _options(self):
+        return dict(variant=self.variant, n_iterations=self.n_iterations,
+                    k_nearest=self.k_nearest, random_state=self.random_state,
+                    weight_by_distance=self.weight_by_distance,
+                    sigma=self.sigma, misses=self.misses, n_jobs=self.n_jobs)
+
+    def _check_class(self, data):
+        domain = data.domain
+        if not domain.class_vars:
+            raise ValueError(f"{self.name} needs data with a target variable; "
+                             "set one (e.g. with Select Columns).")
+        if len(domain.class_vars) > 1:
+            raise ValueError(f"{self.name} needs a single target variable; "
+                             f"the data has {len(domain.class_vars)}.")
+
+    def score_table(self, data: Table, progress=None,
+                    trace_every=None) -> ReliefResult:
+        """Run the engine on an Orange table and return the full result
+        (weights, optional trace); ``progress(fraction)`` may raise to cancel.
+        """
+        self._check_class(data)
+        regression = isinstance(data.domain.class_var, ContinuousVariable)
+        nominal = np.array([var.is_discrete for var in data.domain.attributes],
+                           dtype=bool)
+        return relieff(data.X, data.Y, nominal, regression=regression,
+                       progress=progress, trace_every=trace_every,
+                       **self._options())
+
+    def __call__(self, data, feature=None):
+        """Weights of all attributes, or of one (in the context of all)."""
+        weights = self.score_table(data).weights
+        if feature is None:
+            return weights
+        return float(weights[data.domain.index(data.domain[feature])])
+
+    def score_data(self, data, feature=_ALL_FEATURES):
+        """Rank's call ``score_data(data)`` gets a 1 x n_attributes array;
+        ``score_data(data, None)`` (Scorer's convention) a 1-D array and
+        ``score_data(data, feature)`` one number."""
+        if feature is _ALL_FEATURES:
+            return self(data)[None, :]
+        return self(data, feature)
+
+
+class DReliefF(ReliefF):
+    """dReliefF: ReliefF whose distance weights every feature by the running
+    estimate, w_A = max(0, W_{t-1}[A]) (seed eq. weighted_distance).
+    Parameters as :class:`ReliefF`; the visiting order matters here."""
+    friendly_name = "dReliefF"
+    variant = "drelieff"
+
+
+class PDReliefF(ReliefF):
+    """pdReliefF: the distance weights blend in the running estimate
+    progressively, w_A = max(0, f(W_{t-1}[A], t)) with
+    f(w, t) = (1 - w) / t^T + w (seed eq. f).
+
+    Parameters as :class:`ReliefF`, plus ``T`` (steepness; 2 / ln m when
+    None, which makes f(w, m) independent of m).
+    """
+    friendly_name = "pdReliefF"
+    variant = "pdrelieff"
+
+    def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
+                 weight_by_distance=False, sigma=2.0, misses="per_class",
+                 n_jobs=None, T=None):
+        super().__init__(n_iterations, k_nearest, random_state,
+                         weight_by_distance, sigma, misses, n_jobs)
+        _check_options(self.variant, k_nearest, misses, weight_by_distance,
+                       sigma, T, None)
+        self.T = T
+
+    def _options(self):
+        return dict(super()._options(), T=self.T)
+
+
+class RReliefF(ReliefF):
+    """RReliefF (Robnik-Šikonja & Kononenko): ReliefF for a numeric target.
+
+    The same scorer as :class:`ReliefF`, which switches to this form by
+    itself; by this name it insists on a numeric target.
+    """
+    friendly_name = "RReliefF"
+    class_type = ContinuousVariable
+
+    def _check_class(self, data):
+        super()._check_class(data)
+        if not isinstance(data.domain.class_var, ContinuousVariable):
+            raise ValueError("RReliefF needs a numeric target; use ReliefF "
+                             "for a categorical one.")

@@ -1,0 +1,42 @@
+"""orange3-relief: the Relief family of feature weighting algorithms for Orange."""
+from pathlib import Path
+
+from setuptools import setup, find_namespace_packages
+
+HERE = Path(__file__).parent
+
+setup(
+    name="orange3-relief",
+    version="0.1.0",
+    description="ReliefF, dReliefF and pdReliefF feature weighting for Orange, "
+                "with tools to judge feature weights.",
+    long_description=(HERE / "README.md").read_text(encoding="utf-8"),
+    long_description_content_type="text/markdown",
+    license="GPL-3.0-or-later",
+    keywords=["orange3 add-on", "feature selection", "feature weighting",
+              "relief", "relieff"],
+    packages=find_namespace_packages(include=["orangecontrib.*"]),
+    package_data={
+        "orangecontrib.relief": ["datasets/*.tsv", "datasets/*.tab"],
+    },
+    python_requires=">=3.9",
+    install_requires=[
+        "orange3>=3.34",
+        "AnyQt",
+        "numpy",
+        "scipy",
+        # numba compiles the distance and neighbour kernels (core/kernels.py)
+        "numba>=0.57",
+    ],
+    extras_require={
+        "gui": ["PyQt6"],
+        "test": ["pytest", "pytest-qt"],
+    },
+    entry_points={},
+    classifiers=[
+        "Programming Language :: Python :: 3",
+        "Intended Audience :: Science/Research",
+        "Topic :: Scientific/Engineering :: Artificial Intelligence",
+    ],
+    zip_safe=False,
+)

@@ -1,0 +1,178 @@
+"""The Orange scorers: Scorer conventions, SelectBestFeatures, Rank, CorrAl."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
+                         StringVariable, Table)
+from Orange.preprocess.fss import SelectBestFeatures
+from Orange.widgets.data.owrank import OWRank
+from Orange.widgets.tests.base import WidgetTest
+
+from orangecontrib.relief import (DReliefF, PDReliefF, ReliefF,
+                                  ReliefWarning, RReliefF, relieff)
+from orangecontrib.relief.datasets import corral
+
+SCORERS = [ReliefF, DReliefF, PDReliefF]
+
+
+def mixed_table(n=40, seed=0, missing=True, regression=False):
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.random(n), rng.integers(0, 3, n), rng.random(n),
+                         rng.integers(0, 2, n)]).astype(float)
+    if missing:
+        X[rng.random(X.shape) < 0.1] = np.nan
+    attrs = [ContinuousVariable("x1"), DiscreteVariable("d1", "abc"),
+             ContinuousVariable("x2"), DiscreteVariable("d2", "ab")]
+    if regression:
+        y = X[:, 0] * 3 + rng.random(n)
+        y = np.nan_to_num(y, nan=1.0)
+        class_var = ContinuousVariable("y")
+    else:
+        y = (np.nan_to_num(X[:, 0]) > 0.5).astype(float)
+        class_var = DiscreteVariable("y", ("no", "yes"))
+    metas = np.array([[f"row {i}"] for i in range(n)], dtype=object)
+    domain = Domain(attrs, class_var, [StringVariable("name")])
+    return Table.from_numpy(domain, X, y, metas)
+
+
+@pytest.mark.parametrize("Scorer", SCORERS)
+def test_scorer_equals_engine_and_conventions(Scorer):
+    table = mixed_table()
+    scorer = Scorer(k_nearest=5)
+    weights = scorer(table)
+    expected = relieff(table.X, table.Y, [False, True, False, True],
+                       variant=scorer.variant, k_nearest=5).weights
+    np.testing.assert_array_equal(weights, expected)
+    assert weights.shape == (4,)
+    # one feature, in the context of all (by name, by variable, by index)
+    assert scorer(table, "d1") == weights[1]
+    assert scorer(table, table.domain["x2"]) == weights[2]
+    assert scorer(table, 3) == weights[3]
+    # Rank's call: 1 x n_attributes; Scorer's convention: 1-D
+    np.testing.assert_array_equal(scorer.score_data(table), weights[None, :])
+    np.testing.assert_array_equal(scorer.score_data(table, None), weights)
+    assert scorer.score_data(table, "d1") == weights[1]
+
+
+def test_names_and_repr():
+    assert [S().name for S in SCORERS + [RReliefF]] == \
+        ["ReliefF", "dReliefF", "pdReliefF", "RReliefF"]
+    assert repr(PDReliefF(k_nearest=5, T=0.5)) == \
+        "PDReliefF(k_nearest=5, T=0.5)"
+
+
+def test_numeric_class_switches_to_rrelieff():
+    table = mixed_table(regression=True)
+    w = ReliefF(k_nearest=5)(table)
+    np.testing.assert_array_equal(w, RReliefF(k_nearest=5)(table))
+    expected = relieff(table.X, table.Y, [False, True, False, True],
+                       regression=True, k_nearest=5).weights
+    np.testing.assert_array_equal(w, expected)
+    assert w[0] == w.max()              # y depends on x1
+    assert PDReliefF(k_nearest=5).score_table(table).regression
+
+
+def test_rrelieff_by_name_needs_numeric_class():
+    with pytest.raises(ValueError, match="numeric target"):
+        RReliefF()(mixed_table())
+
+
+def test_select_best_features():
+    table = corral()
+    for Scorer in SCORERS:
+        selected = SelectBestFeatures(method=Scorer(k_nearest=5), k=4)(table)
+        assert {v.name for v in selected.domain.attributes} == \
+            {"A0", "A1", "B0", "B1"}, Scorer
+
+
+def test_bad_input():
+    table = mixed_table()
+    no_class = table.transform(Domain(table.domain.attributes))
+    with pytest.raises(ValueError, match="target variable"):
+        ReliefF()(no_class)
+    with pytest.raises(ValueError, match="k_nearest"):
+        ReliefF(k_nearest=0)
+    with pytest.raises(ValueError, match="n_iterations"):
+        ReliefF(n_iterations=1000)(table)
+    with pytest.raises(ValueError, match="misses"):
+        DReliefF(misses="nearest")
+    with pytest.raises(ValueError, match="at least two instances"):
+        ReliefF()(table[:0])
+    # NaN in the class: those rows are dropped, with a warning
+    with table.unlocked(table.Y):
+        table.Y[:3] = np.nan
+    with pytest.warns(ReliefWarning, match="3 instance"):
+        w = ReliefF(k_nearest=5)(table)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReliefWarning)
+        np.testing.assert_array_equal(w, ReliefF(k_nearest=5)(table[3:]))
+    # one class value: all zeros, with a warning
+    one_class = table[3:].copy()
+    with one_class.unlocked(one_class.Y):
+        one_class.Y[:] = 1
+    with pytest.warns(ReliefWarning, match="only one class"):
+        np.testing.assert_array_equal(ReliefF()(one_class), 0)
+
+
+def test_sparse_table():
+    table = mixed_table(missing=False)
+    X = table.X.copy()
+    X[:, [0, 2]] *= np.random.default_rng(0).random((len(X), 2)) < 0.3
+    dense = Table.from_numpy(table.domain, X, table.Y, table.metas)
+    sparse = Table.from_numpy(table.domain, sp.csr_matrix(X), table.Y,
+                              table.metas)
+    np.testing.assert_allclose(ReliefF()(sparse), ReliefF()(dense),
+                               atol=1e-15)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_corral_160_rows_like_the_paper(seed):
+    """Seed Table corral (k=5): all three rank Irrelevant last; separability
+    grows from ReliefF to dReliefF to pdReliefF (measured: 0.166, 0.25-0.27,
+    0.31-0.32 for seeds 0-2)."""
+    table = corral(160)
+    names = [v.name for v in table.domain.attributes]
+    separability = []
+    for Scorer in SCORERS:
+        w = dict(zip(names, Scorer(k_nearest=5, random_state=seed)(table)))
+        assert min(w, key=w.get) == "Irrelevant", Scorer
+        separability.append(min(w["A0"], w["A1"], w["B0"], w["B1"])
+                            - max(w["Irrelevant"], w["Correlated"]))
+    assert 0 < separability[0] < separability[1] < separability[2]
+
+
+def test_corral_32_rows_relieff_prefers_correlated():
+    w = ReliefF(k_nearest=5)(corral(32))
+    assert np.argmax(w) == 5        # Correlated, the paper's trap
+
+
+class TestRankWidget(WidgetTest):
+    def setUp(self):
+        self.widget = self.create_widget(OWRank)
+
+    def test_scorer_columns_equal_scorer_output(self):
+        table = mixed_table()
+        scorers = [ReliefF(k_nearest=5), DReliefF(k_nearest=5),
+                   PDReliefF(k_nearest=5)]
+        self.send_signal(self.widget.Inputs.data, table)
+        for i, scorer in enumerate(scorers, start=1):
+            self.send_signal(self.widget.Inputs.scorer, scorer, i)
+        self.wait_until_finished()
+        scores = self.get_output(self.widget.Outputs.scores)
+        names = [v.name for v in scores.domain.attributes]
+        for scorer in scorers:
+            column = scores.get_column(names.index(scorer.name))
+            np.testing.assert_allclose(column, scorer(table), atol=1e-15)
+
+    def test_regression_data(self):
+        table = mixed_table(regression=True)
+        self.send_signal(self.widget.Inputs.data, table)
+        self.send_signal(self.widget.Inputs.scorer, ReliefF(k_nearest=5), 1)
+        self.wait_until_finished()
+        scores = self.get_output(self.widget.Outputs.scores)
+        names = [v.name for v in scores.domain.attributes]
+        np.testing.assert_allclose(
+            scores.get_column(names.index("ReliefF")),
+            ReliefF(k_nearest=5)(table), atol=1e-15)

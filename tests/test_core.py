@@ -405,13 +405,36 @@ def test_bad_data_raises_clear_errors():
         relieff(X, np.arange(10) % 2, nominal=[True, False, False])
 
 
-def test_sparse_input_equals_dense():
+@pytest.mark.parametrize("variant", ["relieff", "drelieff", "pdrelieff"])
+@pytest.mark.parametrize("options", [dict(), dict(regression=True),
+                                     dict(weight_by_distance=True, k_nearest=3)])
+def test_sparse_input_equals_dense(variant, options):
+    """Zeros are values; a nominal column's 0 is a category."""
     import scipy.sparse as sp
     rng = np.random.default_rng(0)
-    X = rng.random((30, 8)) * (rng.random((30, 8)) < 0.3)
-    y = (X[:, 0] > 0.1).astype(float)
-    np.testing.assert_allclose(relieff(sp.csr_matrix(X), y).weights,
-                               relieff(X, y).weights, atol=1e-15)
+    X = rng.random((60, 30)) * (rng.random((60, 30)) < 0.2)
+    X[:, 3] = (X[:, 3] > 0) * rng.integers(1, 3, 60)
+    X[:, 7] = 0.0                                     # constant: weight 0
+    nominal = np.zeros(30, bool)
+    nominal[3] = True
+    y = (X[:, 0] + X[:, 1] > 0.3).astype(float)
+    if options.get("regression"):
+        y = X[:, 0] * 2 + rng.random(60)
+    dense = relieff(X, y, nominal, variant=variant, **options).weights
+    sparse = relieff(sp.csr_matrix(X), y, nominal, variant=variant,
+                     **options).weights
+    np.testing.assert_allclose(sparse, dense, rtol=0, atol=1e-14)
+    assert sparse[7] == 0
+
+
+def test_sparse_with_missing_values_is_scored_as_dense():
+    import scipy.sparse as sp
+    X, y, nominal = random_problem(1, n=30, missing=0.1, ties=False)
+    with pytest.warns(ReliefWarning, match="as dense"):
+        w = relieff(sp.csr_matrix(X), y, nominal).weights
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReliefWarning)
+        np.testing.assert_array_equal(w, relieff(X, y, nominal).weights)
 
 
 def test_trace_progress_and_cancel():

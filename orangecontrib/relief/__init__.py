@@ -5,6 +5,7 @@ The scorers work like ``Orange.preprocess.score`` scorers; the engine in
 """
 from .core import ReliefResult, ReliefWarning, relieff
 from .scoring import DReliefF, PDReliefF, ReliefF, RReliefF
+from .io import arff as _arff  # noqa: F401  registers the .arff reader/writer
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "relieff",
            "ReliefResult", "ReliefWarning"]

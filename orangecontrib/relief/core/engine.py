@@ -1,7 +1,9 @@
 """The Relief engine: ReliefF, Relief-E, RReliefF, dReliefF and pdReliefF as
 options of one loop (``doc/semantics.md`` is the contract)."""
 import math
+import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Optional
@@ -17,9 +19,11 @@ VARIANTS = {"relieff": kernels.VARIANT_RELIEFF,
             "pdrelieff": kernels.VARIANT_PD}
 MISSES = ("per_class", "any")
 
-# Work per call into the kernels (distance terms): about 0.1 s, so progress
-# is reported and a cancel takes effect several times a second.
-BATCH_TERMS = 100_000_000
+# Each call into the kernels is sized to take about BATCH_SECONDS (measured
+# as the run goes), so progress is reported and a cancel takes effect several
+# times a second on any machine; the first call does FIRST_BATCH_TERMS terms.
+BATCH_SECONDS = 0.1
+FIRST_BATCH_TERMS = 20_000_000
 
 
 @dataclass
@@ -216,29 +220,42 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         # P(C) / (1 - P(class(R))) from counts, so two classes give exactly 1
         class_factor = counts[None, :] / np.maximum(n - counts[:, None], 1)
         target = prep.target if regression else np.zeros(n)
-        mt = prep.missing.as_tuple()
+        data = (prep.num, prep.nom, prep.has_missing, prep.group,
+                prep.missing.as_tuple())
+        rule = (mode, k_nearest, rank_weights, class_factor)
         row_terms = n * max(a, 1)
-        batch = max(1, min(m, BATCH_TERMS // row_terms))
+        batch = max(1, FIRST_BATCH_TERMS // row_terms)
         total = np.zeros(width)
-        with _threads(n_jobs) as n_threads:
+        with _threads(n_jobs) as n_threads, \
+                ThreadPoolExecutor(n_threads) as pool:
             done = 0
             while done < m:
                 rows = order[done:done + batch]
+                started = time.perf_counter()
                 if variant_code == kernels.VARIANT_RELIEFF:
-                    total = _relieff_rows(rows, prep, mt, mode, n_groups,
-                                          k_nearest, rank_weights,
-                                          class_factor, target, n_threads,
-                                          total, done, trace_every, steps,
-                                          points, regression, a)
+                    upd = np.zeros((len(rows), width))
+                    # chunks of whole blocks of four rows, one per thread
+                    bounds = np.linspace(0, len(rows) / 4, n_threads + 1)
+                    bounds = np.minimum(4 * np.round(bounds).astype(int),
+                                        len(rows))
+                    bounds[-1] = len(rows)
+                    futures = [pool.submit(
+                        kernels.relief_rows, rows[lo:hi], data, prep.sp,
+                        prep.sparse, rule, n_groups, target, regression,
+                        upd[lo:hi])
+                        for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+                    for future in futures:
+                        future.result()
+                    total = _accumulate(upd, total, done, trace_every, steps,
+                                        points, regression)
                 else:
                     chunks = n_threads if row_terms >= \
                         kernels.PARALLEL_ROW_TERMS else 1
                     trace = np.empty((len(rows) // trace_every + 1
                                       if trace_every else 0, a))
                     written = kernels.feedback_batch(
-                        rows, done, variant_code, float(T_used or 0.0), prep.num, prep.nom,
-                        prep.has_missing, prep.group, mt, mode, n_groups,
-                        k_nearest, rank_weights, class_factor, target,
+                        rows, done, variant_code, float(T_used or 0.0), data,
+                        prep.sp, prep.sparse, rule, n_groups, target,
                         regression, chunks, total, trace_every or 0, trace)
                     points.extend(trace[:written])
                     steps.extend(range((done // trace_every + 1) * trace_every,
@@ -247,6 +264,9 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                 done += len(rows)
                 if progress is not None:
                     progress(done / m)
+                elapsed = time.perf_counter() - started
+                batch = max(1, min(4 * batch, int(
+                    len(rows) * BATCH_SECONDS / max(elapsed, 1e-6))))
 
     final = np.zeros(a)
     if not degenerate:
@@ -263,21 +283,15 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         n_dropped=prep.n_dropped)
 
 
-def _relieff_rows(rows, prep, mt, mode, n_groups, k, rank_weights,
-                  class_factor, target, n_threads, total, done, trace_every,
-                  steps, points, regression, a):
-    """Visit ``rows`` in parallel and add their updates to ``total`` in
-    visiting order, so the result does not depend on threads or batches."""
-    upd = np.zeros((len(rows), total.shape[0]))
-    kernels.relief_batch(rows, prep.num, prep.nom, prep.has_missing,
-                         prep.group, mt, mode, n_groups, k, rank_weights,
-                         class_factor, target, min(len(rows), 4 * n_threads),
-                         upd)
+def _accumulate(upd, total, done, trace_every, steps, points, regression):
+    """Add the visits' updates to ``total`` in visiting order (so the result
+    does not depend on threads or batches) and record trace points."""
     upd[0] += total
     running = np.cumsum(upd, axis=0)
+    a = (upd.shape[1] - 1) // 2 if regression else upd.shape[1]
     if trace_every:
         for t in range((done // trace_every + 1) * trace_every,
-                       done + len(rows) + 1, trace_every):
+                       done + len(upd) + 1, trace_every):
             point = np.empty(a)
             kernels.estimate(running[t - done - 1], t, regression, point)
             steps.append(t)

@@ -4,9 +4,10 @@ One visit of an instance R (seed Fig. relieff) is three steps, each a small
 function here: the distances from R to every instance (eq. relief_distance, or
 the weighted eq. weighted_distance), the k nearest hits and misses with ties at
 the k-th distance shared fractionally, and the update of the running sums.
-ReliefF visits instances independently, so ``relief_batch`` spreads them over
-threads; the feedback variants depend on the previous step, so
-``feedback_batch`` runs them in order and spreads each distance row instead.
+ReliefF visits instances independently, so the engine runs ``relief_rows`` on
+chunks of instances in several threads (the kernels release the GIL); the
+feedback variants depend on the previous step, so ``feedback_batch`` runs them
+in order and, for long rows, spreads each distance row over threads instead.
 
 Kernel layout: ``num`` (n x a_num, normalised, NaN missing) and ``nom`` (n x
 a_nom codes, -1 missing); per-feature vectors hold the numeric features first,
@@ -17,12 +18,17 @@ import numpy as np
 from numba import njit, prange
 
 _JIT = dict(cache=True, nogil=True)
+# For the sums over features without missing values: reassociation lets LLVM
+# use SIMD; every pair of rows still gets the same sequence of operations.
+_FAST = dict(cache=True, nogil=True,
+             fastmath={"reassoc", "nsz", "contract", "arcp"})
 
 MODE_PER_CLASS, MODE_ANY, MODE_REGRESSION = 0, 1, 2
 VARIANT_RELIEFF, VARIANT_D, VARIANT_PD = 0, 1, 2
 
-# Below this many distance terms per row a thread pool costs more than it saves.
-PARALLEL_ROW_TERMS = 200_000
+# The feedback variants split one distance row over threads, which costs a
+# barrier per visited instance: worth it only for rows of this many terms.
+PARALLEL_ROW_TERMS = 2_000_000
 
 # Distances within this relative difference are the same distance (a tie):
 # sums of the same diffs in another feature order differ only by rounding.
@@ -72,15 +78,48 @@ def _nom_diff(g, a, b, ca, cb, mt):
     return mt[7][g, ca, cb]
 
 
+@njit(**_FAST)
+def _l1(x, y):
+    s = 0.0
+    for f in range(x.shape[0]):
+        s += abs(x[f] - y[f])
+    return s
+
+
+@njit(**_FAST)
+def _l1_weighted(x, y, w):
+    s = 0.0
+    for f in range(x.shape[0]):
+        s += w[f] * abs(x[f] - y[f])
+    return s
+
+
+@njit(**_FAST)
+def _mismatches(x, y):
+    count = 0
+    for g in range(x.shape[0]):
+        count += x[g] != y[g]
+    return count
+
+
+@njit(**_FAST)
+def _mismatches_weighted(x, y, w):
+    s = 0.0
+    for g in range(x.shape[0]):
+        s += w[g] * (x[g] != y[g])
+    return s
+
+
 @njit(**_JIT)
 def _distances(r, num, nom, w, weighted, has_missing, group, mt, out, j0, j1):
     """out[j] = sum_A w_A diff(A, R, I_j) for j in [j0, j1)."""
     a_num, a_nom = num.shape[1], nom.shape[1]
     xr, cr, gr = num[r], nom[r], group[r]
+    w_num, w_nom = w[:a_num], w[a_num:]
     for j in range(j0, j1):
         xj, cj = num[j], nom[j]
-        s = 0.0
         if has_missing:
+            s = 0.0
             gj = group[j]
             for f in range(a_num):
                 d = _num_diff(f, xr[f], xj[f], gr, gj, mt)
@@ -89,19 +128,46 @@ def _distances(r, num, nom, w, weighted, has_missing, group, mt, out, j0, j1):
                 d = _nom_diff(g, cr[g], cj[g], gr, gj, mt)
                 s += w[a_num + g] * d if weighted else d
         elif weighted:
-            for f in range(a_num):
-                s += w[f] * abs(xr[f] - xj[f])
-            for g in range(a_nom):
-                if cr[g] != cj[g]:
-                    s += w[a_num + g]
+            s = _l1_weighted(xr, xj, w_num) + _mismatches_weighted(cr, cj,
+                                                                   w_nom)
         else:
-            for f in range(a_num):
-                s += abs(xr[f] - xj[f])
-            mismatches = 0
-            for g in range(a_nom):
-                mismatches += cr[g] != cj[g]
-            s += mismatches
+            s = _l1(xr, xj) + _mismatches(cr, cj)
         out[j] = s
+
+
+@njit(**_FAST)
+def _distances_block4(rows, num, nom, out):
+    """out[i, j] = plain distance from rows[i] (i < 4) to every row j: each
+    row j is read once for four visited rows."""
+    x0, x1, x2, x3 = num[rows[0]], num[rows[1]], num[rows[2]], num[rows[3]]
+    c0, c1, c2, c3 = nom[rows[0]], nom[rows[1]], nom[rows[2]], nom[rows[3]]
+    a_num, a_nom = num.shape[1], nom.shape[1]
+    for j in range(num.shape[0]):
+        xj, cj = num[j], nom[j]
+        s0 = 0.0
+        s1 = 0.0
+        s2 = 0.0
+        s3 = 0.0
+        for f in range(a_num):
+            v = xj[f]
+            s0 += abs(x0[f] - v)
+            s1 += abs(x1[f] - v)
+            s2 += abs(x2[f] - v)
+            s3 += abs(x3[f] - v)
+        m0 = 0
+        m1 = 0
+        m2 = 0
+        m3 = 0
+        for g in range(a_nom):
+            v = cj[g]
+            m0 += c0[g] != v
+            m1 += c1[g] != v
+            m2 += c2[g] != v
+            m3 += c3[g] != v
+        out[0, j] = s0 + m0
+        out[1, j] = s1 + m1
+        out[2, j] = s2 + m2
+        out[3, j] = s3 + m3
 
 
 @njit(parallel=True, **_JIT)
@@ -114,8 +180,75 @@ def _distances_parallel(r, num, nom, w, weighted, has_missing, group, mt, out,
 
 
 @njit(**_JIT)
-def _add_diffs(r, j, scale, num, nom, has_missing, group, mt, out, offset):
+def _sparse_base(v, nominal):
+    """diff(A, 0, v): what a stored value differs from an implicit zero."""
+    if nominal:
+        return 1.0 if v != 0 else 0.0
+    return abs(v)
+
+
+@njit(**_JIT)
+def _sparse_distances(r, sp, w, weighted, row_base, out):
+    """Sparse rows (CSR, zeros are values): out[j] = sum_A w_A diff(A, R, I_j)
+    = B_R + B_j - sum over features stored in both of (b_R + b_j - diff),
+    where b is the difference from zero and B its (weighted) row sum.  Costs
+    n plus the stored entries of the columns R has values in."""
+    indptr, indices, values, col_nominal, cptr, crows, cvals = sp
+    base_r = row_base[r]
+    for j in range(out.shape[0]):
+        out[j] = base_r + row_base[j]
+    for p in range(indptr[r], indptr[r + 1]):
+        f = indices[p]
+        v = values[p]
+        nominal = col_nominal[f]
+        wf = w[f] if weighted else 1.0
+        bv = _sparse_base(v, nominal)
+        for q in range(cptr[f], cptr[f + 1]):
+            u = cvals[q]
+            d = (1.0 if v != u else 0.0) if nominal else abs(v - u)
+            out[crows[q]] -= wf * (bv + _sparse_base(u, nominal) - d)
+
+
+@njit(**_JIT)
+def _sparse_row_base(sp, w, weighted, out):
+    """out[j] = sum over stored features of w_A diff(A, 0, x_jA)."""
+    indptr, indices, values, col_nominal = sp[0], sp[1], sp[2], sp[3]
+    for j in range(out.shape[0]):
+        s = 0.0
+        for p in range(indptr[j], indptr[j + 1]):
+            f = indices[p]
+            b = _sparse_base(values[p], col_nominal[f])
+            s += w[f] * b if weighted else b
+        out[j] = s
+
+
+@njit(**_JIT)
+def _add_diffs(r, j, scale, data, sp, sparse, out, offset):
     """out[offset + A] += scale * diff(A, R, I_j) for every feature A."""
+    if sparse:
+        indptr, indices, values, col_nominal = sp[0], sp[1], sp[2], sp[3]
+        p, p_end = indptr[r], indptr[r + 1]
+        q, q_end = indptr[j], indptr[j + 1]
+        while p < p_end or q < q_end:
+            fp = indices[p] if p < p_end else 1 << 62
+            fq = indices[q] if q < q_end else 1 << 62
+            if fp == fq:
+                v, u = values[p], values[q]
+                d = (1.0 if v != u else 0.0) if col_nominal[fp] else abs(v - u)
+                out[offset + fp] += scale * d
+                p += 1
+                q += 1
+            elif fp < fq:
+                out[offset + fp] += scale * _sparse_base(values[p],
+                                                         col_nominal[fp])
+                p += 1
+            else:
+                out[offset + fq] += scale * _sparse_base(values[q],
+                                                         col_nominal[fq])
+                q += 1
+        return
+    num, nom, has_missing, group, mt = data[0], data[1], data[2], data[3], \
+        data[4]
     a_num, a_nom = num.shape[1], nom.shape[1]
     xr, xj, cr, cj = num[r], num[j], nom[r], nom[j]
     if has_missing:
@@ -143,19 +276,20 @@ def _group_of(j, r, group, mode):
 
 
 @njit(**_JIT)
-def _visit(r, dist, num, nom, has_missing, group, mt, mode, k, rank_weights,
-           class_factor, target, heap, counts, selected, upd):
-    """Find R's neighbours in ``dist`` and add R's update to ``upd``.
+def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef):
+    """R's neighbours in ``dist`` and their signed influences.
 
     Neighbour groups: hits and the misses of each other class (ReliefF), hits
     and all misses together (Relief-E), or all instances (RReliefF).  The k
     nearest of a group are kept; instances tied with the k-th share the slots
     left, and with rank weights a tie shares the mean influence of the ranks
-    it occupies.  Each group is averaged by its total influence.
+    it occupies.  Each group is averaged by its total influence; hits get a
+    minus sign, misses of class C the factor P(C) / (1 - P(class(R))).
+    Writes ``chosen[i]``, ``coef[i]`` and returns how many there are.
     """
+    mode, k, rank_weights, class_factor = rule
     n = dist.shape[0]
     n_groups = heap.shape[0]
-    a = num.shape[1] + nom.shape[1]
     counts[:] = 0
     # pass 1: a max-heap of the k smallest distances in each group
     for j in range(n):
@@ -201,8 +335,9 @@ def _visit(r, dist, num, nom, has_missing, group, mt, mode, k, rank_weights,
             selected[n_selected] = j
             n_selected += 1
     gr = group[r]
+    n_chosen = 0
     for g in range(n_groups):
-        members = np.empty(min(n_selected, n), dtype=np.int64)
+        members = np.empty(n_selected, dtype=np.int64)
         m = 0
         for q in range(n_selected):
             if _group_of(selected[q], r, group, mode) == g:
@@ -239,40 +374,68 @@ def _visit(r, dist, num, nom, has_missing, group, mt, mode, k, rank_weights,
                 influence += rank_weights[rank]
             share = influence / ties / norm
             for q in range(i, e):
-                j = members[order[q]]
-                if mode == MODE_REGRESSION:
-                    d_target = abs(target[r] - target[j])
-                    upd[0] += d_target * share
-                    _add_diffs(r, j, share, num, nom, has_missing, group, mt,
-                               upd, 1)
-                    _add_diffs(r, j, d_target * share, num, nom, has_missing,
-                               group, mt, upd, 1 + a)
-                else:
-                    _add_diffs(r, j, sign * share, num, nom, has_missing,
-                               group, mt, upd, 0)
+                chosen[n_chosen] = members[order[q]]
+                coef[n_chosen] = sign * share
+                n_chosen += 1
             i = e
+    return n_chosen
 
 
-@njit(parallel=True, **_JIT)
-def relief_batch(rows, num, nom, has_missing, group, mt, mode, n_groups, k,
-                 rank_weights, class_factor, target, n_chunks, upd):
-    """ReliefF: upd[b] = the update of visiting rows[b] (plain distance)."""
-    n = num.shape[0]
-    a = num.shape[1] + nom.shape[1]
-    n_rows = rows.shape[0]
-    ones = np.ones(a)
-    for c in prange(n_chunks):
-        dist = np.empty(n)
-        heap = np.empty((n_groups, k))
-        counts = np.zeros(n_groups, dtype=np.int64)
-        selected = np.empty(n, dtype=np.int64)
-        for b in range(c * n_rows // n_chunks, (c + 1) * n_rows // n_chunks):
-            r = rows[b]
-            _distances(r, num, nom, ones, False, has_missing, group, mt, dist,
-                       0, n)
-            _visit(r, dist, num, nom, has_missing, group, mt, mode, k,
-                   rank_weights, class_factor, target, heap, counts, selected,
-                   upd[b])
+@njit(**_JIT)
+def _update(r, chosen, coef, n_chosen, data, sp, sparse, target, regression,
+            upd):
+    """Add the update of visiting R to ``upd``: the signed mean diffs
+    (ReliefF, Fig. relieff) or the RReliefF sums N_dC, N_dA, N_dCdA."""
+    a = (upd.shape[0] - 1) // 2 if regression else upd.shape[0]
+    for i in range(n_chosen):
+        j = chosen[i]
+        if regression:
+            d_target = abs(target[r] - target[j])
+            upd[0] += d_target * coef[i]
+            _add_diffs(r, j, coef[i], data, sp, sparse, upd, 1)
+            _add_diffs(r, j, d_target * coef[i], data, sp, sparse, upd, 1 + a)
+        else:
+            _add_diffs(r, j, coef[i], data, sp, sparse, upd, 0)
+
+
+@njit(**_JIT)
+def relief_rows(rows, data, sp, sparse, rule, n_groups, target, regression,
+                upd):
+    """ReliefF: upd[b] = the update of visiting rows[b] (plain distance).
+
+    Releases the GIL, so callers run chunks of rows on several threads.
+    Dense data without missing values: the distances of four visited rows are
+    computed together (``_distances_block4``)."""
+    num, nom, has_missing, group, mt = data
+    n = group.shape[0]
+    k = rule[1]
+    ones = np.ones(sp[3].shape[0] if sparse else num.shape[1] + nom.shape[1])
+    row_base = np.empty(n)
+    if sparse:
+        _sparse_row_base(sp, ones, False, row_base)
+    dist = np.empty((4, n))
+    heap = np.empty((n_groups, k))
+    counts = np.zeros(n_groups, dtype=np.int64)
+    selected = np.empty(n, dtype=np.int64)
+    chosen = np.empty(n, dtype=np.int64)
+    coef = np.empty(n)
+    b, end = 0, rows.shape[0]
+    while b < end:
+        block = 4 if end - b >= 4 and not has_missing and not sparse else 1
+        if block == 4:
+            _distances_block4(rows[b:b + 4], num, nom, dist)
+        elif sparse:
+            _sparse_distances(rows[b], sp, ones, False, row_base, dist[0])
+        else:
+            _distances(rows[b], num, nom, ones, False, has_missing, group, mt,
+                       dist[0], 0, n)
+        for i in range(block):
+            r = rows[b + i]
+            n_chosen = _neighbours(r, dist[i], group, rule, heap, counts,
+                                   selected, chosen, coef)
+            _update(r, chosen, coef, n_chosen, data, sp, sparse, target,
+                    regression, upd[b + i])
+        b += block
 
 
 @njit(**_JIT)
@@ -321,9 +484,8 @@ def distance_weights(current, t, variant, T, out):
 
 
 @njit(**_JIT)
-def feedback_batch(rows, t_done, variant, T, num, nom, has_missing, group, mt,
-                   mode, n_groups, k, rank_weights, class_factor, target,
-                   regression, n_chunks, total, trace_every, trace):
+def feedback_batch(rows, t_done, variant, T, data, sp, sparse, rule, n_groups,
+                   target, regression, n_chunks, total, trace_every, trace):
     """dReliefF / pdReliefF: visit ``rows`` in order, each with distance weights
     from the estimate so far (eq. progressively_weighted_distance).
 
@@ -331,14 +493,19 @@ def feedback_batch(rows, t_done, variant, T, num, nom, has_missing, group, mt,
     ``trace_every``-th visit goes to the next row of ``trace``.  Returns the
     number of trace rows written.
     """
-    n = num.shape[0]
-    a = num.shape[1] + nom.shape[1]
+    num, nom, has_missing, group, mt = data
+    n = group.shape[0]
+    a = num.shape[1] + nom.shape[1] if not sparse else sp[3].shape[0]
+    k = rule[1]
     dist = np.empty(n)
     heap = np.empty((n_groups, k))
     counts = np.zeros(n_groups, dtype=np.int64)
     selected = np.empty(n, dtype=np.int64)
+    chosen = np.empty(n, dtype=np.int64)
+    coef = np.empty(n)
     current = np.zeros(a)
     w = np.ones(a)
+    row_base = np.empty(n)
     upd = np.empty(total.shape[0])
     written = 0
     for b in range(rows.shape[0]):
@@ -347,15 +514,20 @@ def feedback_batch(rows, t_done, variant, T, num, nom, has_missing, group, mt,
             estimate(total, t - 1, regression, current)
         distance_weights(current, t, variant, T, w)
         r = rows[b]
-        if n_chunks > 1:
+        if sparse:
+            _sparse_row_base(sp, w, True, row_base)
+            _sparse_distances(r, sp, w, True, row_base, dist)
+        elif n_chunks > 1:
             _distances_parallel(r, num, nom, w, True, has_missing, group, mt,
                                 dist, n_chunks)
         else:
             _distances(r, num, nom, w, True, has_missing, group, mt, dist, 0,
                        n)
         upd[:] = 0.0
-        _visit(r, dist, num, nom, has_missing, group, mt, mode, k,
-               rank_weights, class_factor, target, heap, counts, selected, upd)
+        n_chosen = _neighbours(r, dist, group, rule, heap, counts, selected,
+                               chosen, coef)
+        _update(r, chosen, coef, n_chosen, data, sp, sparse, target,
+                regression, upd)
         for i in range(total.shape[0]):
             total[i] += upd[i]
         if trace_every > 0 and t % trace_every == 0:

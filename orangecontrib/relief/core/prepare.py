@@ -53,9 +53,17 @@ class MissingTables:
 @dataclass
 class Prepared:
     """Data in kernel form; ``used`` maps kernel columns (numeric first, then
-    nominal) back to the caller's feature indices."""
+    nominal) back to the caller's feature indices.
+
+    Dense data fill ``num`` and ``nom``.  Sparse data (``sparse=True``) fill
+    ``sp`` instead: CSR ``(indptr, indices, values)`` of the used columns
+    (numeric values divided by their range, zeros stay zeros), a per-column
+    nominal flag, and the CSC ``(indptr, rows, values)`` of the same matrix.
+    """
     num: np.ndarray            # n x a_num float64, normalised; NaN = missing
-    nom: np.ndarray            # n x a_nom int32 codes; -1 = missing
+    nom: np.ndarray            # n x a_nom int8/int32 codes; -1 = missing
+    sparse: bool
+    sp: tuple
     used: np.ndarray           # (a_num + a_nom,) original feature index
     constant: np.ndarray       # original indices of constant features (weight 0)
     all_missing: np.ndarray    # original indices of all-missing features (NaN)
@@ -95,7 +103,14 @@ def prepare(X, y, nominal=None, regression=False):
     by default every feature is numeric.
     """
     if sp.issparse(X):
-        X = X.toarray()
+        X = sp.csr_matrix(X, dtype=float)
+        if np.isnan(X.data).any():
+            # RELIEF-D needs class laws of every feature: go dense
+            warnings.warn("Sparse data with missing values are scored as "
+                          "dense data.", ReliefWarning, stacklevel=3)
+            X = X.toarray()
+        else:
+            return _prepare_sparse(X, y, nominal, regression)
     X = np.array(X, dtype=float, ndmin=2, copy=True)
     if X.ndim != 2:
         raise ValueError("X must be a two-dimensional array (instances x "
@@ -109,9 +124,7 @@ def prepare(X, y, nominal=None, regression=False):
                          f"{n_features} features; give one flag per feature.")
     X, y, n_dropped = _clean_class(X, y, regression)
     n = X.shape[0]
-    if n < 2:
-        raise ValueError(f"Relief needs at least two instances with a known "
-                         f"class value; the data has {n}.")
+    _check_size(n)
 
     known = ~np.isnan(X)
     n_known = known.sum(axis=0)
@@ -135,30 +148,95 @@ def prepare(X, y, nominal=None, regression=False):
             nom_raw[~np.isnan(nom_raw)] != np.round(nom_raw[~np.isnan(nom_raw)])):
         raise ValueError("Nominal features must hold non-negative integer "
                          "codes (0, 1, ...) or NaN for missing.")
-    nom = np.where(np.isnan(nom_raw), -1, nom_raw).astype(np.int32)
+    # int8 codes when they fit: the kernels compare 32 of them at a time
+    n_codes = np.nanmax(nom_raw) + 1 if nom_raw.size else 0
+    nom = np.where(np.isnan(nom_raw), -1, nom_raw).astype(
+        np.int8 if n_codes <= 127 else np.int32)
     nom = np.ascontiguousarray(nom)
 
-    if regression:
-        group = np.zeros(n, dtype=np.int64)
-        n_classes = 1
-        t_lo, t_hi = y.min(), y.max()
-        target = (y - t_lo) / (t_hi - t_lo) if t_hi > t_lo else np.zeros(n)
-    else:
-        group = y.astype(np.int64)
-        if np.any(group < 0):
-            raise ValueError("Class codes must be non-negative integers.")
-        n_classes = int(group.max()) + 1
-        target = None
-    class_counts = np.bincount(group, minlength=n_classes).astype(np.int64)
-
+    group, n_classes, class_counts, target = _classes(y, regression)
     has_missing = bool(np.isnan(num).any() or (nom < 0).any())
     missing = _missing_tables(num, nom, group, n_classes, has_missing)
-    return Prepared(num=num, nom=nom,
+    return Prepared(num=num, nom=nom, sparse=False, sp=_NO_SPARSE,
                     used=np.concatenate([num_cols, nom_cols]).astype(np.int64),
                     constant=constant, all_missing=all_missing,
                     n_features=n_features, group=group, n_classes=n_classes,
                     class_counts=class_counts, target=target,
                     has_missing=has_missing, missing=missing,
+                    n_dropped=n_dropped)
+
+
+def _check_size(n):
+    if n < 2:
+        raise ValueError(f"Relief needs at least two instances with a known "
+                         f"class value; the data has {n}.")
+
+
+def _classes(y, regression):
+    """Class code per row (0 for regression), class sizes, and the target
+    normalised to [0, 1] for regression."""
+    n = len(y)
+    if regression:
+        group = np.zeros(n, dtype=np.int64)
+        t_lo, t_hi = y.min(), y.max()
+        target = (y - t_lo) / (t_hi - t_lo) if t_hi > t_lo else np.zeros(n)
+        return group, 1, np.array([n], dtype=np.int64), target
+    group = y.astype(np.int64)
+    if np.any(group < 0):
+        raise ValueError("Class codes must be non-negative integers.")
+    n_classes = int(group.max()) + 1
+    return (group, n_classes,
+            np.bincount(group, minlength=n_classes).astype(np.int64), None)
+
+
+_INDEX = np.zeros(1, dtype=np.int64)
+_NO_SPARSE = (_INDEX, _INDEX[:0], np.zeros(0), np.zeros(0, dtype=np.bool_),
+              _INDEX, _INDEX[:0], np.zeros(0))
+
+
+def _prepare_sparse(X, y, nominal, regression):
+    """Kernel form of sparse data without missing values (zeros are values).
+
+    Memory stays proportional to the stored entries: a CSR and a CSC copy.
+    """
+    n_features = X.shape[1]
+    X, y, n_dropped = _clean_class(X, y, regression)
+    n = X.shape[0]
+    _check_size(n)
+    X = sp.csr_matrix(X)
+    X.sum_duplicates()
+    lo = X.min(axis=0).toarray().ravel()       # implicit zeros included
+    hi = X.max(axis=0).toarray().ravel()
+    values = X.data
+    if np.any(nominal[X.indices] & ((values < 0)
+                                    | (values != np.round(values)))):
+        raise ValueError("Nominal features must hold non-negative integer "
+                         "codes (0, 1, ...) or NaN for missing.")
+    usable = lo < hi
+    used = np.concatenate([np.flatnonzero(usable & ~nominal),
+                           np.flatnonzero(usable & nominal)]).astype(np.int64)
+    X = X[:, used].tocsr()
+    X.sort_indices()
+    col_nominal = nominal[used]
+    scale = np.where(col_nominal, 1.0, 1.0 / (hi[used] - lo[used]))
+    X.data = X.data * scale[X.indices]
+    Xc = X.tocsc()
+    Xc.sort_indices()
+    sparse_data = (X.indptr.astype(np.int64), X.indices.astype(np.int64),
+                   X.data.astype(float), col_nominal.astype(np.bool_),
+                   Xc.indptr.astype(np.int64), Xc.indices.astype(np.int64),
+                   Xc.data.astype(float))
+    group, n_classes, class_counts, target = _classes(y, regression)
+    return Prepared(num=np.zeros((n, 0)), nom=np.zeros((n, 0), dtype=np.int8),
+                    sparse=True, sp=sparse_data, used=used,
+                    constant=np.flatnonzero(~usable),
+                    all_missing=np.zeros(0, dtype=np.int64),
+                    n_features=n_features, group=group, n_classes=n_classes,
+                    class_counts=class_counts, target=target,
+                    has_missing=False,
+                    missing=_missing_tables(np.zeros((n, 0)),
+                                            np.zeros((n, 0), dtype=np.int8),
+                                            group, n_classes, False),
                     n_dropped=n_dropped)
 
 

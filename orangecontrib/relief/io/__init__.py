@@ -1,0 +1,6 @@
+"""File formats that Orange does not read by itself.
+
+Importing :mod:`orangecontrib.relief.io.arff` registers Weka's ARFF reader
+and writer with :class:`Orange.data.io.FileFormat`, after which
+``Orange.data.Table("data.arff")`` and the File widget open ``.arff`` files.
+"""

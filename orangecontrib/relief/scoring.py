@@ -58,7 +58,7 @@ class ReliefF(Scorer):
                  weight_by_distance=False, sigma=2.0, misses="per_class",
                  n_jobs=None):
         _check_options(self.variant, k_nearest, misses, weight_by_distance,
-                       sigma, None, None)
+                       sigma, None, None, n_jobs)
         self.n_iterations = n_iterations
         self.k_nearest = k_nearest
         self.random_state = random_state

@@ -65,12 +65,10 @@ def default_T(m):
 
 @contextmanager
 def _threads(n_jobs):
+    """The number of threads to use (numba's for the parallel loops too)."""
     if n_jobs is None:
         yield numba.get_num_threads()
         return
-    if not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
-        raise ValueError("n_jobs must be a positive number of threads, or -1 "
-                         "(or None) for all cores.")
     old = numba.get_num_threads()
     wanted = numba.config.NUMBA_NUM_THREADS if n_jobs < 0 else \
         min(int(n_jobs), numba.config.NUMBA_NUM_THREADS)
@@ -82,7 +80,11 @@ def _threads(n_jobs):
 
 
 def _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
-                   trace_every):
+                   trace_every, n_jobs=None):
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(
+            n_jobs, (int, np.integer)) or n_jobs == 0 or n_jobs < -1):
+        raise ValueError(f"n_jobs must be a positive number of threads, or -1 "
+                         f"(or None) for all cores; got {n_jobs!r}.")
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; "
                          f"got {variant!r}.")
@@ -161,7 +163,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     on Relief.
     """
     _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
-                   trace_every)
+                   trace_every, n_jobs)
     prep = prepare(X, y, nominal, regression)
     n = prep.group.shape[0]
     if n_iterations is None:

@@ -425,6 +425,10 @@ def test_sparse_input_equals_dense(variant, options):
                      **options).weights
     np.testing.assert_allclose(sparse, dense, rtol=0, atol=1e-14)
     assert sparse[7] == 0
+    # without a nominal mask every feature is numeric
+    np.testing.assert_allclose(
+        relieff(sp.csr_matrix(X), y, variant=variant, **options).weights,
+        relieff(X, y, variant=variant, **options).weights, rtol=0, atol=1e-14)
 
 
 def test_sparse_with_missing_values_is_scored_as_dense():

@@ -222,57 +222,50 @@ def _sparse_row_base(sp, w, weighted, out):
         out[j] = s
 
 
-@njit(**_JIT)
-def _add_diffs(r, j, scale, data, sp, sparse, out, offset):
-    """out[offset + A] += scale * diff(A, R, I_j) for every feature A."""
-    if sparse:
-        indptr, indices, values, col_nominal = sp[0], sp[1], sp[2], sp[3]
-        p, p_end = indptr[r], indptr[r + 1]
-        q, q_end = indptr[j], indptr[j + 1]
-        while p < p_end or q < q_end:
-            fp = indices[p] if p < p_end else 1 << 62
-            fq = indices[q] if q < q_end else 1 << 62
-            if fp == fq:
-                v, u = values[p], values[q]
-                d = (1.0 if v != u else 0.0) if col_nominal[fp] else abs(v - u)
-                out[offset + fp] += scale * d
-                p += 1
-                q += 1
-            elif fp < fq:
-                out[offset + fp] += scale * _sparse_base(values[p],
-                                                         col_nominal[fp])
-                p += 1
-            else:
-                out[offset + fq] += scale * _sparse_base(values[q],
-                                                         col_nominal[fq])
-                q += 1
-        return
-    num, nom, has_missing, group, mt = data[0], data[1], data[2], data[3], \
-        data[4]
-    a_num, a_nom = num.shape[1], nom.shape[1]
-    xr, xj, cr, cj = num[r], num[j], nom[r], nom[j]
-    if has_missing:
-        gr, gj = group[r], group[j]
-        for f in range(a_num):
-            out[offset + f] += scale * _num_diff(f, xr[f], xj[f], gr, gj, mt)
-        for g in range(a_nom):
-            out[offset + a_num + g] += scale * _nom_diff(g, cr[g], cj[g],
-                                                         gr, gj, mt)
-    else:
-        for f in range(a_num):
-            out[offset + f] += scale * abs(xr[f] - xj[f])
-        for g in range(a_nom):
-            if cr[g] != cj[g]:
-                out[offset + a_num + g] += scale
+@njit(**_FAST)
+def _add_diffs_dense(xr, xj, cr, cj, scale, out, offset):
+    """out[offset + A] += scale * diff(A, R, I_j), no missing values."""
+    a_num = xr.shape[0]
+    for f in range(a_num):
+        out[offset + f] += scale * abs(xr[f] - xj[f])
+    for g in range(cr.shape[0]):
+        out[offset + a_num + g] += scale * (cr[g] != cj[g])
 
 
 @njit(**_JIT)
-def _group_of(j, r, group, mode):
-    if mode == MODE_PER_CLASS:
-        return group[j]
-    if mode == MODE_ANY:
-        return 0 if group[j] == group[r] else 1
-    return 0
+def _add_diffs_missing(xr, xj, cr, cj, gr, gj, mt, scale, out, offset):
+    """The same with RELIEF-D for missing values."""
+    a_num = xr.shape[0]
+    for f in range(a_num):
+        out[offset + f] += scale * _num_diff(f, xr[f], xj[f], gr, gj, mt)
+    for g in range(cr.shape[0]):
+        out[offset + a_num + g] += scale * _nom_diff(g, cr[g], cj[g], gr, gj,
+                                                     mt)
+
+
+@njit(**_JIT)
+def _add_diffs_sparse(r, j, scale, indptr, indices, values, col_nominal, out,
+                      offset):
+    """The same for sparse rows: a merge of the two rows' stored entries."""
+    p, p_end = indptr[r], indptr[r + 1]
+    q, q_end = indptr[j], indptr[j + 1]
+    while p < p_end or q < q_end:
+        fp = indices[p] if p < p_end else 1 << 62
+        fq = indices[q] if q < q_end else 1 << 62
+        if fp == fq:
+            v, u = values[p], values[q]
+            d = (1.0 if v != u else 0.0) if col_nominal[fp] else abs(v - u)
+            out[offset + fp] += scale * d
+            p += 1
+            q += 1
+        elif fp < fq:
+            out[offset + fp] += scale * _sparse_base(values[p],
+                                                     col_nominal[fp])
+            p += 1
+        else:
+            out[offset + fq] += scale * _sparse_base(values[q],
+                                                     col_nominal[fq])
+            q += 1
 
 
 @njit(**_JIT)
@@ -280,36 +273,28 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef):
     """R's neighbours in ``dist`` and their signed influences.
 
     Neighbour groups: hits and the misses of each other class (ReliefF), hits
-    and all misses together (Relief-E), or all instances (RReliefF).  The k
-    nearest of a group are kept; instances tied with the k-th share the slots
-    left, and with rank weights a tie shares the mean influence of the ranks
-    it occupies.  Each group is averaged by its total influence; hits get a
-    minus sign, misses of class C the factor P(C) / (1 - P(class(R))).
-    Writes ``chosen[i]``, ``coef[i]`` and returns how many there are.
+    and all misses together (Relief-E), or all instances (RReliefF, where
+    every row is in group 0).  The k nearest of a group are kept; instances
+    tied with the k-th share the slots left, and with rank weights a tie
+    shares the mean influence of the ranks it occupies.  Each group is
+    averaged by its total influence; hits get a minus sign, misses of class C
+    the factor P(C) / (1 - P(class(R))).  Writes ``chosen[i]``, ``coef[i]``
+    and returns how many there are.  ``selected`` needs 2n entries.
     """
     mode, k, rank_weights, class_factor = rule
     n = dist.shape[0]
     n_groups = heap.shape[0]
+    gr = group[r]
+    any_miss = mode == MODE_ANY
     counts[:] = 0
     # pass 1: a max-heap of the k smallest distances in each group
     for j in range(n):
-        if j == r:
-            continue
-        g = _group_of(j, r, group, mode)
+        g = (1 if group[j] != gr else 0) if any_miss else group[j]
         d = dist[j]
         c = counts[g]
-        if c < k:
-            i = c
-            heap[g, i] = d
-            while i > 0:
-                p = (i - 1) >> 1
-                if heap[g, p] < heap[g, i]:
-                    heap[g, p], heap[g, i] = heap[g, i], heap[g, p]
-                    i = p
-                else:
-                    break
-            counts[g] = c + 1
-        elif d < heap[g, 0]:
+        if c == k:
+            if d >= heap[g, 0] or j == r:
+                continue
             heap[g, 0] = d
             i = 0
             while True:
@@ -324,40 +309,52 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef):
                     i = big
                 else:
                     break
+        elif j != r:
+            i = c
+            heap[g, i] = d
+            while i > 0:
+                p = (i - 1) >> 1
+                if heap[g, p] < heap[g, i]:
+                    heap[g, p], heap[g, i] = heap[g, i], heap[g, p]
+                    i = p
+                else:
+                    break
+            counts[g] = c + 1
     # pass 2: every instance within the k-th distance of its group
     threshold = np.empty(n_groups)
+    widest = 0.0
     for g in range(n_groups):
         threshold[g] = heap[g, 0] * (1 + TIE_RTOL) if counts[g] == k \
             else np.inf
+        widest = max(widest, threshold[g])
     n_selected = 0
     for j in range(n):
-        if j != r and dist[j] <= threshold[_group_of(j, r, group, mode)]:
-            selected[n_selected] = j
-            n_selected += 1
-    gr = group[r]
+        d = dist[j]
+        if d <= widest and j != r:
+            g = (1 if group[j] != gr else 0) if any_miss else group[j]
+            if d <= threshold[g]:
+                selected[n_selected] = j
+                n_selected += 1
+    members = selected[n:]
+    member_dist = coef[n:]
     n_chosen = 0
     for g in range(n_groups):
-        members = np.empty(n_selected, dtype=np.int64)
         m = 0
         for q in range(n_selected):
-            if _group_of(selected[q], r, group, mode) == g:
-                members[m] = selected[q]
+            j = selected[q]
+            if ((1 if group[j] != gr else 0) if any_miss else group[j]) == g:
+                members[m] = j
+                member_dist[m] = dist[j]
                 m += 1
         if m == 0:
             continue
-        if mode == MODE_REGRESSION:
+        if mode == MODE_REGRESSION or (any_miss and g == 1):
             sign = 1.0
-        elif (mode == MODE_PER_CLASS and g == gr) or (mode == MODE_ANY
-                                                        and g == 0):
+        elif g == (0 if any_miss else gr):
             sign = -1.0
-        elif mode == MODE_PER_CLASS:
-            sign = class_factor[gr, g]
         else:
-            sign = 1.0
-        member_dist = np.empty(m)
-        for q in range(m):
-            member_dist[q] = dist[members[q]]
-        order = np.argsort(member_dist)
+            sign = class_factor[gr, g]
+        order = np.argsort(member_dist[:m])
         norm = 0.0
         for rank in range(min(k, m)):
             norm += rank_weights[rank]
@@ -372,13 +369,28 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef):
             influence = 0.0
             for rank in range(i, i + slots):
                 influence += rank_weights[rank]
-            share = influence / ties / norm
+            share = sign * influence / ties / norm
             for q in range(i, e):
                 chosen[n_chosen] = members[order[q]]
-                coef[n_chosen] = sign * share
                 n_chosen += 1
+            for q in range(n_chosen - ties, n_chosen):
+                coef[q] = share
             i = e
     return n_chosen
+
+
+@njit(**_JIT)
+def _add_diffs(r, j, scale, offset, num, nom, has_missing, group, mt, sp,
+               sparse, out):
+    """out[offset + A] += scale * diff(A, R, I_j) for every feature A."""
+    if sparse:
+        _add_diffs_sparse(r, j, scale, sp[0], sp[1], sp[2], sp[3], out,
+                          offset)
+    elif has_missing:
+        _add_diffs_missing(num[r], num[j], nom[r], nom[j], group[r],
+                           group[j], mt, scale, out, offset)
+    else:
+        _add_diffs_dense(num[r], num[j], nom[r], nom[j], scale, out, offset)
 
 
 @njit(**_JIT)
@@ -386,16 +398,20 @@ def _update(r, chosen, coef, n_chosen, data, sp, sparse, target, regression,
             upd):
     """Add the update of visiting R to ``upd``: the signed mean diffs
     (ReliefF, Fig. relieff) or the RReliefF sums N_dC, N_dA, N_dCdA."""
+    num, nom, has_missing, group, mt = data
     a = (upd.shape[0] - 1) // 2 if regression else upd.shape[0]
     for i in range(n_chosen):
         j = chosen[i]
         if regression:
             d_target = abs(target[r] - target[j])
             upd[0] += d_target * coef[i]
-            _add_diffs(r, j, coef[i], data, sp, sparse, upd, 1)
-            _add_diffs(r, j, d_target * coef[i], data, sp, sparse, upd, 1 + a)
+            _add_diffs(r, j, coef[i], 1, num, nom, has_missing, group, mt,
+                       sp, sparse, upd)
+            _add_diffs(r, j, d_target * coef[i], 1 + a, num, nom,
+                       has_missing, group, mt, sp, sparse, upd)
         else:
-            _add_diffs(r, j, coef[i], data, sp, sparse, upd, 0)
+            _add_diffs(r, j, coef[i], 0, num, nom, has_missing, group, mt,
+                       sp, sparse, upd)
 
 
 @njit(**_JIT)
@@ -416,9 +432,9 @@ def relief_rows(rows, data, sp, sparse, rule, n_groups, target, regression,
     dist = np.empty((4, n))
     heap = np.empty((n_groups, k))
     counts = np.zeros(n_groups, dtype=np.int64)
-    selected = np.empty(n, dtype=np.int64)
+    selected = np.empty(2 * n, dtype=np.int64)
     chosen = np.empty(n, dtype=np.int64)
-    coef = np.empty(n)
+    coef = np.empty(2 * n)
     b, end = 0, rows.shape[0]
     while b < end:
         block = 4 if end - b >= 4 and not has_missing and not sparse else 1
@@ -500,9 +516,9 @@ def feedback_batch(rows, t_done, variant, T, data, sp, sparse, rule, n_groups,
     dist = np.empty(n)
     heap = np.empty((n_groups, k))
     counts = np.zeros(n_groups, dtype=np.int64)
-    selected = np.empty(n, dtype=np.int64)
+    selected = np.empty(2 * n, dtype=np.int64)
     chosen = np.empty(n, dtype=np.int64)
-    coef = np.empty(n)
+    coef = np.empty(2 * n)
     current = np.zeros(a)
     w = np.ones(a)
     row_base = np.empty(n)

@@ -102,6 +102,18 @@ def prepare(X, y, nominal=None, regression=False):
     ``nominal`` is a boolean mask of the nominal features (integer codes);
     by default every feature is numeric.
     """
+    if not sp.issparse(X):
+        X = np.array(X, dtype=float, ndmin=2, copy=True)
+        if X.ndim != 2:
+            raise ValueError("X must be a two-dimensional array (instances x "
+                             "features).")
+    n_features = X.shape[1]
+    if nominal is None:
+        nominal = np.zeros(n_features, dtype=bool)
+    nominal = np.asarray(nominal, dtype=bool).ravel()
+    if nominal.shape[0] != n_features:
+        raise ValueError(f"nominal has {nominal.shape[0]} entries but X has "
+                         f"{n_features} features; give one flag per feature.")
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=float)
         if np.isnan(X.data).any():
@@ -111,17 +123,6 @@ def prepare(X, y, nominal=None, regression=False):
             X = X.toarray()
         else:
             return _prepare_sparse(X, y, nominal, regression)
-    X = np.array(X, dtype=float, ndmin=2, copy=True)
-    if X.ndim != 2:
-        raise ValueError("X must be a two-dimensional array (instances x "
-                         "features).")
-    n_features = X.shape[1]
-    if nominal is None:
-        nominal = np.zeros(n_features, dtype=bool)
-    nominal = np.asarray(nominal, dtype=bool).ravel()
-    if nominal.shape[0] != n_features:
-        raise ValueError(f"nominal has {nominal.shape[0]} entries but X has "
-                         f"{n_features} features; give one flag per feature.")
     X, y, n_dropped = _clean_class(X, y, regression)
     n = X.shape[0]
     _check_size(n)

@@ -296,6 +296,19 @@ def test_column_permutation_permutes_the_weights(variant):
     np.testing.assert_allclose(permuted, base[cols], rtol=0, atol=1e-14)
 
 
+def test_blocking_and_tiling_do_not_change_the_weights(monkeypatch):
+    """Several tiles of other rows, blocks of visited rows with a remainder,
+    one and two threads: the same weights as a plain one-row-at-a-time run."""
+    from orangecontrib.relief.core import kernels
+    X, y, nominal = random_problem(6, n=71, a=6, missing=0.0)
+    reference = reference_relief(X, y, nominal, k=4)
+    monkeypatch.setattr(kernels, "TILE_BYTES", 8 * 6 * 16)     # 16-row tiles
+    monkeypatch.setattr(kernels, "BLOCK_ROWS", 12)
+    for n_jobs in (1, 2):
+        w = relieff(X, y, nominal, k_nearest=4, n_jobs=n_jobs).weights
+        np.testing.assert_allclose(w, reference, rtol=1e-10, atol=1e-12)
+
+
 def test_rescaling_a_numeric_feature_changes_nothing():
     rng = np.random.default_rng(2)
     X = rng.random((60, 4))

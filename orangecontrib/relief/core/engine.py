@@ -227,6 +227,9 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         rule = (mode, k_nearest, rank_weights, class_factor)
         row_terms = n * max(a, 1)
         batch = max(1, FIRST_BATCH_TERMS // row_terms)
+        block = 4 * max(1, min(kernels.BLOCK_ROWS,
+                               kernels.BLOCK_BYTES // (8 * n)) // 4)
+        tile = max(16, kernels.TILE_BYTES // (8 * max(a, 1)))
         total = np.zeros(width)
         with _threads(n_jobs) as n_threads, \
                 ThreadPoolExecutor(n_threads) as pool:
@@ -244,7 +247,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                     futures = [pool.submit(
                         kernels.relief_rows, rows[lo:hi], data, prep.sp,
                         prep.sparse, rule, n_groups, target, regression,
-                        upd[lo:hi])
+                        block, tile, upd[lo:hi])
                         for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
                     for future in futures:
                         future.result()

@@ -30,6 +30,13 @@ VARIANT_RELIEFF, VARIANT_D, VARIANT_PD = 0, 1, 2
 # barrier per visited instance: worth it only for rows of this many terms.
 PARALLEL_ROW_TERMS = 2_000_000
 
+# ReliefF's distance buffer: visited rows that share a pass over the data
+# (a multiple of 4, at most BLOCK_ROWS, and at most BLOCK_BYTES per thread),
+# and the tile of other rows that stays in cache meanwhile (TILE_BYTES).
+BLOCK_ROWS = 16
+BLOCK_BYTES = 8_000_000
+TILE_BYTES = 256 * 1024
+
 # Distances within this relative difference are the same distance (a tie):
 # sums of the same diffs in another feature order differ only by rounding.
 TIE_RTOL = 1e-10
@@ -136,13 +143,13 @@ def _distances(r, num, nom, w, weighted, has_missing, group, mt, out, j0, j1):
 
 
 @njit(**_FAST)
-def _distances_block4(rows, num, nom, out):
-    """out[i, j] = plain distance from rows[i] (i < 4) to every row j: each
-    row j is read once for four visited rows."""
+def _distances_block4(rows, num, nom, out, j0, j1):
+    """out[i, j] = plain distance from rows[i] (i < 4) to rows j in [j0, j1):
+    each row j is read once for four visited rows."""
     x0, x1, x2, x3 = num[rows[0]], num[rows[1]], num[rows[2]], num[rows[3]]
     c0, c1, c2, c3 = nom[rows[0]], nom[rows[1]], nom[rows[2]], nom[rows[3]]
     a_num, a_nom = num.shape[1], nom.shape[1]
-    for j in range(num.shape[0]):
+    for j in range(j0, j1):
         xj, cj = num[j], nom[j]
         s0 = 0.0
         s1 = 0.0
@@ -168,6 +175,21 @@ def _distances_block4(rows, num, nom, out):
         out[1, j] = s1 + m1
         out[2, j] = s2 + m2
         out[3, j] = s3 + m3
+
+
+@njit(**_JIT)
+def _distances_tiled(rows, num, nom, out, tile):
+    """Plain distances from each of ``rows`` (a multiple of 4) to every row.
+
+    The other rows are walked in tiles of ``tile`` rows that stay in cache
+    while every group of four visited rows passes over them, so the data is
+    read from memory once per ``len(rows)`` visited rows, not once per four.
+    """
+    n = num.shape[0]
+    for j0 in range(0, n, tile):
+        j1 = min(n, j0 + tile)
+        for b in range(0, rows.shape[0], 4):
+            _distances_block4(rows[b:b + 4], num, nom, out[b:b + 4], j0, j1)
 
 
 @njit(parallel=True, **_JIT)
@@ -416,12 +438,13 @@ def _update(r, chosen, coef, n_chosen, data, sp, sparse, target, regression,
 
 @njit(**_JIT)
 def relief_rows(rows, data, sp, sparse, rule, n_groups, target, regression,
-                upd):
+                block, tile, upd):
     """ReliefF: upd[b] = the update of visiting rows[b] (plain distance).
 
     Releases the GIL, so callers run chunks of rows on several threads.
-    Dense data without missing values: the distances of four visited rows are
-    computed together (``_distances_block4``)."""
+    Dense data without missing values: ``block`` visited rows (a multiple of
+    4) share each pass over the data, walked in tiles of ``tile`` rows
+    (``_distances_tiled``); otherwise rows are visited one at a time."""
     num, nom, has_missing, group, mt = data
     n = group.shape[0]
     k = rule[1]
@@ -429,7 +452,7 @@ def relief_rows(rows, data, sp, sparse, rule, n_groups, target, regression,
     row_base = np.empty(n)
     if sparse:
         _sparse_row_base(sp, ones, False, row_base)
-    dist = np.empty((4, n))
+    dist = np.empty((block, n))
     heap = np.empty((n_groups, k))
     counts = np.zeros(n_groups, dtype=np.int64)
     selected = np.empty(2 * n, dtype=np.int64)
@@ -437,21 +460,22 @@ def relief_rows(rows, data, sp, sparse, rule, n_groups, target, regression,
     coef = np.empty(2 * n)
     b, end = 0, rows.shape[0]
     while b < end:
-        block = 4 if end - b >= 4 and not has_missing and not sparse else 1
-        if block == 4:
-            _distances_block4(rows[b:b + 4], num, nom, dist)
+        size = 1
+        if not has_missing and not sparse and end - b >= 4:
+            size = min(block, (end - b) // 4 * 4)
+            _distances_tiled(rows[b:b + size], num, nom, dist, tile)
         elif sparse:
             _sparse_distances(rows[b], sp, ones, False, row_base, dist[0])
         else:
             _distances(rows[b], num, nom, ones, False, has_missing, group, mt,
                        dist[0], 0, n)
-        for i in range(block):
+        for i in range(size):
             r = rows[b + i]
             n_chosen = _neighbours(r, dist[i], group, rule, heap, counts,
                                    selected, chosen, coef)
             _update(r, chosen, coef, n_chosen, data, sp, sparse, target,
                     regression, upd[b + i])
-        b += block
+        b += size
 
 
 @njit(**_JIT)

@@ -17,7 +17,10 @@ setup(
               "relief", "relieff"],
     packages=find_namespace_packages(include=["orangecontrib.*"]),
     package_data={
-        "orangecontrib.relief": ["datasets/*.tsv", "datasets/*.tab"],
+        "orangecontrib.relief": ["datasets/*.tsv", "datasets/*.tab",
+                                 "datasets/README.md"],
+        "orangecontrib.relief.widgets": ["icons/*.svg"],
+        "orangecontrib.relief.tutorials": ["*.ows"],
     },
     python_requires=">=3.9",
     install_requires=[
@@ -32,7 +35,16 @@ setup(
         "gui": ["PyQt6"],
         "test": ["pytest", "pytest-qt"],
     },
-    entry_points={},
+    entry_points={
+        # listed in Orange's add-on dialog
+        "orange3.addon": ("relief = orangecontrib.relief",),
+        # the "Relief" category of the widget toolbox
+        "orange.widgets": ("Relief = orangecontrib.relief.widgets",),
+        "orange.canvas.help": (
+            "html-index = orangecontrib.relief.widgets:WIDGET_HELP_PATH",),
+        "orange.widgets.tutorials": (
+            "relief = orangecontrib.relief.tutorials",),
+    },
     classifiers=[
         "Programming Language :: Python :: 3",
         "Intended Audience :: Science/Research",

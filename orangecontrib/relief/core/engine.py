@@ -165,6 +165,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                    trace_every, n_jobs)
     prep = prepare(X, y, nominal, regression)
+    if progress is not None:
+        progress(0.0)           # a cancel can act before the first batch
     n = prep.group.shape[0]
     if n_iterations is None:
         m = n

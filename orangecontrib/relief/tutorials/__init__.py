@@ -1,0 +1,1 @@
+"""Example workflows (``*.ows``) shown in Orange under Help > Example Workflows."""

@@ -1,0 +1,658 @@
+"""Shared base of the ReliefF, dReliefF and pdReliefF widgets.
+
+The widgets only configure a scorer from :mod:`orangecontrib.relief.scoring`,
+run it off the GUI thread when data is connected, and show what came back:
+a sortable table of weights with a bar per weight and a convergence plot of
+the running estimates (the engine's trace). All the numbers come from the
+scorer; nothing here computes a weight.
+"""
+import warnings
+from types import SimpleNamespace
+from typing import Optional
+
+import numpy as np
+import scipy.sparse as sp
+
+from AnyQt.QtCore import Qt
+from AnyQt.QtWidgets import (
+    QGridLayout, QItemDelegate, QLabel, QSizePolicy, QSplitter,
+    QTableView,
+)
+
+import pyqtgraph as pg
+
+from Orange.data import ContinuousVariable, Domain, StringVariable, Table
+from Orange.preprocess import score
+from Orange.preprocess.fss import SelectBestFeatures
+from Orange.preprocess.preprocess import Preprocess, PreprocessorList
+from Orange.widgets import gui
+from Orange.widgets.gui import BarRatioTableModel
+from Orange.widgets.settings import Setting
+from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
+from Orange.widgets.utils.itemmodels import VariableListModel
+from Orange.widgets.widget import Input, Msg, Output, OWWidget
+
+from orangecontrib.relief.widgets.plotutils import CURVE_COLORS, StaticPlotView
+
+#: Aim for about this many points in the convergence plot.
+TRACE_POINTS = 200
+
+
+class Cancelled(Exception):
+    """Raised from the progress callback to stop the engine."""
+
+
+def run(data: Table, scorer, trace_every: Optional[int],
+        state: TaskState) -> SimpleNamespace:
+    """Score `data` with `scorer` in a worker thread.
+
+    Returns a namespace with the engine's `ReliefResult` (`result`) and the
+    texts of the warnings the scorer issued (`warnings`).
+    """
+    def progress(fraction):
+        state.set_progress_value(100 * fraction)
+        if state.is_interruption_requested():
+            raise Cancelled
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        result = scorer.score_table(data, progress=progress,
+                                    trace_every=trace_every)
+    texts = []
+    for w in caught:
+        if issubclass(w.category, UserWarning) and str(w.message) not in texts:
+            texts.append(str(w.message))
+    return SimpleNamespace(result=result, warnings=texts)
+
+
+class WeightsModel(BarRatioTableModel):
+    """Two columns: the feature (with its type icon) and its weight."""
+
+    def __init__(self, *args, **kwargs):
+        self._variable_model = VariableListModel()
+        super().__init__(*args, **kwargs)
+
+    def wrap(self, table):
+        super().wrap(table)
+        self._variable_model[:] = [row[0] for row in table]
+
+    def data(self, index, role=Qt.DisplayRole):
+        if index.isValid() and index.column() == 0:
+            row = self.mapToSourceRows(index.row())
+            return self._variable_model.data(
+                self._variable_model.index(row, 0), role)
+        if role == Qt.DisplayRole and index.isValid() and index.column() == 1:
+            value = super().data(index, Qt.EditRole)
+            if isinstance(value, float):
+                return "?" if np.isnan(value) else f"{value:.4f}"
+        return super().data(index, role)
+
+
+class WeightsView(QTableView):
+    def __init__(self, parent=None):
+        super().__init__(
+            parent, selectionMode=QTableView.NoSelection, sortingEnabled=True,
+            showGrid=True, cornerButtonEnabled=False,
+            alternatingRowColors=False)
+        self._name_delegate = QItemDelegate(self)
+        self._bar_delegate = gui.ColoredBarItemDelegate(self)
+        self.setItemDelegateForColumn(0, self._name_delegate)
+        self.setItemDelegateForColumn(1, self._bar_delegate)
+        header = self.horizontalHeader()
+        header.setStretchLastSection(True)
+        header.setFixedHeight(24)
+        self.verticalHeader().setDefaultSectionSize(22)
+        self.verticalHeader().hide()
+
+
+class ConvergencePlot(StaticPlotView):
+    """Running weight estimates of the top features against visited instances.
+    """
+
+    def __init__(self, parent=None):
+        super().__init__("Visited instances", "Weight estimate", parent,
+                         title="Convergence of the top features' weights")
+        self.legend = None
+        self.curves = []
+        self.setMinimumHeight(180)
+
+    def clear(self):
+        self.plot.clear()
+        self.curves = []
+        if self.legend is not None:
+            self.legend.scene().removeItem(self.legend)
+            self.legend = None
+
+    def set_trace(self, steps, trace, names, indices):
+        """Plot columns `indices` of `trace` against `steps`."""
+        self.clear()
+        if trace is None or steps is None or not len(steps) or not indices:
+            return
+        self.legend = pg.LegendItem(offset=(-10, 10), labelTextSize="9pt",
+                                    labelTextColor=(40, 40, 40),
+                                    brush=pg.mkBrush(255, 255, 255, 210),
+                                    pen=pg.mkPen(200, 200, 200))
+        self.legend.setParentItem(self.plot.getViewBox())
+        self.plot.addItem(pg.InfiniteLine(
+            pos=0, angle=0, pen=pg.mkPen((120, 120, 120), style=Qt.DashLine)))
+        for rank, index in enumerate(indices):
+            color = CURVE_COLORS[rank % len(CURVE_COLORS)]
+            curve = pg.PlotCurveItem(
+                np.asarray(steps, dtype=float),
+                np.asarray(trace[:, index], dtype=float),
+                pen=pg.mkPen(color, width=2), antialias=True)
+            self.plot.addItem(curve)
+            self.legend.addItem(curve, names[index])
+            self.curves.append(curve)
+        self.plot.enableAutoRange()
+
+
+class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
+    """Base widget: subclasses set `name`, `icon`, ..., and `SCORER`."""
+
+    #: the scorer class from orangecontrib.relief.scoring
+    SCORER = None
+    #: whether the widget has controls for pdReliefF's T
+    HAS_T = False
+
+    class Inputs:
+        data = Input("Data", Table)
+
+    class Outputs:
+        scorer = Output("Scorer", score.Scorer, dynamic=False)
+        preprocessor = Output("Preprocessor", Preprocess, dynamic=False)
+        scores = Output("Scores", Table, dynamic=False)
+        reduced_data = Output("Reduced Data", Table, default=True)
+
+    class Error(OWWidget.Error):
+        no_class = Msg("Data has no target variable: "
+                       "Relief weights a feature by how it separates "
+                       "instances with different targets.")
+        no_attributes = Msg("Data has no features to weight.")
+        too_few_instances = Msg(
+            "At least two instances with a known target are needed.")
+        compute_failed = Msg("{}")
+
+    class Warning(OWWidget.Warning):
+        k_larger_than_class = Msg(
+            "k = {} is not smaller than {}: all of them serve as "
+            "neighbours.")
+        sample_too_large = Msg(
+            "The sample size m = {} exceeds the {} instances with a known "
+            "target; all instances are visited.")
+        sparse_data = Msg("Sparse data was converted to dense for scoring.")
+        scorer_warning = Msg("{}")
+
+    class Information(OWWidget.Information):
+        regression = Msg("Numeric target: weights use the regression "
+                         "form (RReliefF).")
+        missing_values = Msg(
+            "{} missing feature values, handled as expected differences "
+            "(RELIEF-D).")
+        missing_target = Msg(
+            "{} instances with an unknown target are left out.")
+        cancelled = Msg("Computation was cancelled; "
+                        "apply again to restart it.")
+
+    settings_version = 1
+
+    k_nearest = Setting(10)
+    sample_instances = Setting(False)
+    n_iterations = Setting(100)
+    random_state = Setting(0)
+    weight_by_distance = Setting(False)
+    sigma = Setting(2.0)
+    misses_any = Setting(0)  # 0: per class (ReliefF), 1: any class (Relief-E)
+    custom_T = Setting(False)
+    T = Setting(0.5)
+    select_percent = Setting(0)  # 0: top N, 1: top p %
+    n_selected = Setting(5)
+    percent_selected = Setting(50)
+    n_plotted = Setting(5)
+    auto_apply = Setting(True)
+
+    want_main_area = True
+    graph_name = "plotview.plot"  # for image export
+
+    MISSES = ("per_class", "any")
+    MISSES_TOOLTIP = ("ReliefF takes k misses from every other class and "
+                      "weighs them by the class prior; Relief-E takes the "
+                      "k nearest misses of any class.")
+
+    def __init__(self):
+        OWWidget.__init__(self)
+        ConcurrentWidgetMixin.__init__(self)
+        self.data: Optional[Table] = None
+        self.result = None       # the last ReliefResult shown
+        self._result_key = None  # parameters and data it was computed for
+        self._setup_gui()
+        self.commit.now()
+
+    # GUI
+    def _setup_gui(self):
+        box = gui.vBox(self.controlArea, "Neighbours")
+        gui.spin(box, self, "k_nearest", 1, 10000, label="Neighbours k:",
+                 controlWidth=80, alignment=Qt.AlignRight,
+                 callback=self._params_changed,
+                 tooltip="Number of nearest hits and of nearest misses "
+                         "(per class) for each visited instance.")
+        gui.doubleSpin(box, self, "sigma", 0.1, 1000, 0.5,
+                       label="Weight by distance, σ:",
+                       checked="weight_by_distance", controlWidth=80,
+                       alignment=Qt.AlignRight,
+                       callback=self._params_changed,
+                       checkCallback=self._params_changed,
+                       tooltip="The neighbour at rank r has influence "
+                               "exp(-(r/σ)²) instead of 1.")
+        self.misses_combo = gui.comboBox(
+            box, self, "misses_any", label="Misses:",
+            orientation=Qt.Horizontal,
+            items=("k from each other class", "k from any other class"),
+            callback=self._params_changed, tooltip=self.MISSES_TOOLTIP)
+
+        box = gui.vBox(self.controlArea, "Visited Instances")
+        rb, grid = self._radio_grid(box, "sample_instances",
+                                    self._params_changed)
+        grid.addWidget(gui.appendRadioButton(rb, "All instances",
+                                             addToLayout=False), 0, 0)
+        grid.addWidget(gui.appendRadioButton(rb, "Sample m:",
+                                             addToLayout=False), 1, 0)
+        self._grid_spin(rb, grid, 1, "n_iterations", 1, 10 ** 7,
+                        self._sample_changed)
+        grid.addWidget(QLabel("Random seed:"), 2, 0)
+        self._grid_spin(rb, grid, 2, "random_state", 0, 2 ** 31 - 1,
+                        self._params_changed,
+                        tooltip="Seed of the visiting order.")
+
+        if self.HAS_T:
+            box = gui.vBox(self.controlArea, "Progressive Weighting")
+            self.default_T_label = gui.widgetLabel(box, "")
+            gui.doubleSpin(box, self, "T", 0.01, 100, 0.05, decimals=3,
+                           label="Custom T:", checked="custom_T",
+                           controlWidth=80, alignment=Qt.AlignRight,
+                           callback=self._params_changed,
+                           checkCallback=self._params_changed,
+                           tooltip="f(w, t) = (1 - w) / t^T + w: the larger "
+                                   "T, the sooner the current weights take "
+                                   "over the distance.")
+            self._update_T_label()
+
+        box = gui.vBox(self.controlArea, "Selected Features")
+        rb, grid = self._radio_grid(box, "select_percent",
+                                    self._selection_changed)
+        grid.addWidget(gui.appendRadioButton(rb, "Top N:",
+                                             addToLayout=False), 0, 0)
+        self._grid_spin(rb, grid, 0, "n_selected", 1, 100000,
+                        self._set_select_n)
+        grid.addWidget(gui.appendRadioButton(rb, "Top %:",
+                                             addToLayout=False), 1, 0)
+        self._grid_spin(rb, grid, 1, "percent_selected", 1, 100,
+                        self._set_select_percent)
+
+        box = gui.vBox(self.controlArea, "Plot")
+        gui.spin(box, self, "n_plotted", 1, 20, label="Features shown:",
+                 controlWidth=80, alignment=Qt.AlignRight,
+                 callback=self._update_plot)
+
+        gui.rubber(self.controlArea)
+
+        self.cancel_button = gui.button(
+            self.buttonsArea, self, "Cancel", callback=self.cancel_computation,
+            enabled=False)
+        gui.auto_apply(self.buttonsArea, self, "auto_apply")
+
+        self.model = WeightsModel(parent=self)
+        self.view = WeightsView(self)
+        self.view.setModel(self.model)
+        self.plotview = ConvergencePlot(self)
+        splitter = QSplitter(Qt.Vertical, self.mainArea)
+        splitter.addWidget(self.view)
+        splitter.addWidget(self.plotview)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        splitter.setChildrenCollapsible(False)
+        self.mainArea.layout().addWidget(splitter)
+        self.view.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.resize(820, 620)
+
+    def _radio_grid(self, box, value, callback):
+        """Radio buttons for `value` laid out in a grid (button, spin)."""
+        rb = gui.radioButtons(box, self, value, callback=callback)
+        grid = QGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        rb.layout().addLayout(grid)
+        return rb, grid
+
+    def _grid_spin(self, rb, grid, row, value, minv, maxv, callback,
+                   **kwargs):
+        grid.addWidget(gui.spin(
+            rb, self, value, minv, maxv, controlWidth=80,
+            alignment=Qt.AlignRight, addToLayout=False, callback=callback,
+            **kwargs), row, 1)
+
+    # callbacks
+    def _params_changed(self):
+        if self.HAS_T:
+            self._update_T_label()
+        self.commit.deferred()
+
+    def _sample_changed(self):
+        self.sample_instances = True
+        self._params_changed()
+
+    def _selection_changed(self):
+        self.commit.deferred()
+
+    def _set_select_n(self):
+        self.select_percent = 0
+        self.commit.deferred()
+
+    def _set_select_percent(self):
+        self.select_percent = 1
+        self.commit.deferred()
+
+    def _effective_m(self) -> Optional[int]:
+        """Number of visited instances for the connected data (or None)."""
+        n = self._n_known()
+        if self.sample_instances:
+            return self.n_iterations if n is None else min(n, self.n_iterations)
+        return n
+
+    def _update_T_label(self):
+        m = self._effective_m()
+        if m is not None and m > 1:
+            text = f"Default: T = 2 / ln m = {2 / np.log(m):.3f} (m = {m})"
+        else:
+            text = "Default: T = 2 / ln m (m: visited instances)"
+        self.default_T_label.setText(text)
+
+    # scorer and preprocessor
+    def scorer_params(self, n_known: Optional[int] = None) -> dict:
+        """Keyword arguments for the scorer; `n_known` clips the sample."""
+        n_iterations = self.n_iterations if self.sample_instances else None
+        if n_iterations is not None and n_known is not None:
+            n_iterations = min(n_iterations, n_known)
+        params = dict(n_iterations=n_iterations, k_nearest=self.k_nearest,
+                      random_state=self.random_state,
+                      weight_by_distance=bool(self.weight_by_distance),
+                      sigma=self.sigma, misses=self.MISSES[self.misses_any])
+        if self.HAS_T:
+            params["T"] = self.T if self.custom_T else None
+        return params
+
+    def create_scorer(self, n_known: Optional[int] = None):
+        return self.SCORER(**self.scorer_params(n_known))
+
+    def selection_k(self):
+        """`k` for SelectBestFeatures: an int (top N) or a fraction (top p %)."""
+        if self.select_percent:
+            return self.percent_selected / 100
+        return int(self.n_selected)
+
+    def create_preprocessor(self, scorer):
+        return PreprocessorList(
+            [SelectBestFeatures(method=scorer, k=self.selection_k())])
+
+    # data
+    @Inputs.data
+    def set_data(self, data: Optional[Table]):
+        self.cancel()
+        self.data = data
+        self.result = self._result_key = None
+        self.clear_view()
+        self.commit.now()
+
+    def _n_known(self) -> Optional[int]:
+        if self.data is None or self.data.domain.class_var is None:
+            return None
+        return int(np.sum(~np.isnan(self.data.get_column(
+            self.data.domain.class_var))))
+
+    def _check_data(self) -> Optional[Table]:
+        """Show messages about the data; return data to score or None."""
+        self.Error.no_class.clear()
+        self.Error.no_attributes.clear()
+        self.Error.too_few_instances.clear()
+        self.Warning.k_larger_than_class.clear()
+        self.Warning.sample_too_large.clear()
+        self.Warning.sparse_data.clear()
+        self.Information.regression.clear()
+        self.Information.missing_values.clear()
+        self.Information.missing_target.clear()
+        data = self.data
+        self.misses_combo.setDisabled(False)
+        if data is None:
+            return None
+        domain = data.domain
+        if not domain.attributes:
+            self.Error.no_attributes()
+            return None
+        if domain.class_var is None:
+            self.Error.no_class()
+            return None
+        y = data.get_column(domain.class_var)
+        known = ~np.isnan(y)
+        n_known = int(known.sum())
+        if n_known < 2:
+            self.Error.too_few_instances()
+            return None
+        if sp.issparse(data.X):
+            self.Warning.sparse_data()
+            data = data.to_dense()
+        if n_known < len(data):
+            self.Information.missing_target(len(data) - n_known)
+        n_missing = int(np.isnan(data.X[known]).sum())
+        if n_missing:
+            self.Information.missing_values(n_missing)
+        regression = domain.class_var.is_continuous
+        self.misses_combo.setDisabled(regression)
+        self.misses_combo.setToolTip(
+            "A numeric target has no misses: RReliefF weighs all k nearest "
+            "neighbours by their difference in target." if regression else
+            self.MISSES_TOOLTIP)
+        if regression:
+            self.Information.regression()
+            if self.k_nearest > n_known - 1:
+                self.Warning.k_larger_than_class(
+                    self.k_nearest, f"the {n_known - 1} other instances")
+        else:
+            counts = np.bincount(y[known].astype(int),
+                                 minlength=len(domain.class_var.values))
+            present = np.flatnonzero(counts)
+            smallest = present[np.argmin(counts[present])]
+            if self.k_nearest >= counts[smallest]:
+                self.Warning.k_larger_than_class(
+                    self.k_nearest,
+                    f"the {counts[smallest]} instances of class "
+                    f"'{domain.class_var.values[smallest]}'")
+        if self.sample_instances and self.n_iterations > n_known:
+            self.Warning.sample_too_large(self.n_iterations, n_known)
+        return data
+
+    # computation
+    def _computation_key(self):
+        return (id(self.data), tuple(sorted(self.scorer_params().items())))
+
+    @gui.deferred
+    def commit(self):
+        if self.HAS_T:
+            self._update_T_label()
+        scorer = self.create_scorer()
+        self.Outputs.scorer.send(scorer)
+        self.Outputs.preprocessor.send(self.create_preprocessor(scorer))
+
+        self.Information.cancelled.clear()
+        data = self._check_data()
+        if data is None:
+            self.cancel()
+            self._set_running(False)
+            self.Error.compute_failed.clear()
+            self.Warning.scorer_warning.clear()
+            self.result = self._result_key = None
+            self.clear_view()
+            self.send_data_outputs()
+            return
+
+        key = self._computation_key()
+        if self.result is not None and key == self._result_key:
+            self.send_data_outputs()
+            return
+        self.cancel()
+        self.Error.compute_failed.clear()
+        self.Warning.scorer_warning.clear()
+        self.result = None
+        self._result_key = key
+        self.send_data_outputs()
+        m = self._effective_m()
+        trace_every = max(1, m // TRACE_POINTS)
+        self._set_running(True)
+        self.start(run, data, self.create_scorer(self._n_known()), trace_every)
+
+    def _set_running(self, running: bool):
+        self.cancel_button.setEnabled(running)
+
+    def cancel_computation(self):
+        """Stop the running computation (the Cancel button)."""
+        if self.task is None:
+            return
+        self.cancel()
+        self._set_running(False)
+        self.result = self._result_key = None
+        self.clear_view()
+        self.send_data_outputs()
+        self.Information.cancelled()
+
+    def on_partial_result(self, _):
+        pass
+
+    def on_done(self, output: SimpleNamespace):
+        self._set_running(False)
+        self.result = output.result
+        # k versus class sizes and rows without a target already have
+        # their own (clearer) messages from _check_data
+        texts = [text for text in output.warnings
+                 if not text.startswith("k_nearest=")
+                 and "missing class value" not in text]
+        if texts:
+            self.Warning.scorer_warning("\n".join(texts))
+        self.show_result()
+        self.send_data_outputs()
+
+    def on_exception(self, ex: Exception):
+        self._set_running(False)
+        self.result = self._result_key = None
+        if isinstance(ex, (ValueError, MemoryError)):
+            self.Error.compute_failed(str(ex) or type(ex).__name__)
+            self.clear_view()
+            self.send_data_outputs()
+        else:
+            raise ex
+
+    def onDeleteWidget(self):
+        self.shutdown()
+        super().onDeleteWidget()
+
+    # display
+    def clear_view(self):
+        self.model.clear()
+        self.model.setHorizontalHeaderLabels(["Feature", "Weight"])
+        self.plotview.clear()
+
+    def ranked_indices(self):
+        """Feature indices by decreasing weight, NaN weights last."""
+        weights = np.asarray(self.result.weights, dtype=float)
+        keys = np.where(np.isnan(weights), -np.inf, weights)
+        return np.argsort(-keys, kind="stable")
+
+    def show_result(self):
+        attributes = self.data.domain.attributes
+        weights = np.asarray(self.result.weights, dtype=float)
+        self.model.resetSorting(True)
+        self.model.wrap([[attr, float(w)] for attr, w in zip(attributes, weights)])
+        self.model.setExtremesFrom(1, weights)
+        self.model.setHorizontalHeaderLabels(["Feature", "Weight"])
+        self.model.sort(1, Qt.DescendingOrder)
+        self.view.horizontalHeader().setSortIndicator(1, Qt.DescendingOrder)
+        self.view.resizeColumnToContents(0)
+        self._update_plot()
+
+    def _update_plot(self):
+        res = self.result
+        if res is None or getattr(res, "trace", None) is None:
+            self.plotview.clear()
+            return
+        top = [int(i) for i in self.ranked_indices()[:self.n_plotted]
+               if not np.isnan(res.weights[i])]
+        names = [attr.name for attr in self.data.domain.attributes]
+        self.plotview.set_trace(res.trace_steps, res.trace, names, top)
+
+    def selected_attributes(self):
+        n_attrs = len(self.data.domain.attributes)
+        k = self.selection_k()
+        if isinstance(k, float):
+            k = int(np.round(k * n_attrs)) or 1
+        attributes = self.data.domain.attributes
+        return [attributes[i] for i in self.ranked_indices()[:k]]
+
+    def send_data_outputs(self):
+        if self.result is None or self.data is None:
+            self.Outputs.scores.send(None)
+            self.Outputs.reduced_data.send(None)
+            return
+        self.Outputs.scores.send(self.scores_table())
+        domain = self.data.domain
+        reduced = self.data.transform(
+            Domain(self.selected_attributes(), domain.class_vars, domain.metas))
+        self.Outputs.reduced_data.send(reduced)
+
+    def scores_table(self) -> Table:
+        """Feature names and weights, shaped like Rank's Scores output."""
+        weights = np.asarray(self.result.weights, dtype=float)[:, None]
+        domain = Domain([ContinuousVariable(self.name)],
+                        metas=[StringVariable("Feature")])
+        names = np.array([[a.name] for a in self.data.domain.attributes],
+                         dtype=object)
+        table = Table.from_numpy(domain, weights, metas=names)
+        table.name = "Feature Scores"
+        return table
+
+    # report
+    def send_report(self):
+        params = self.scorer_params()
+        items = [("Neighbours k", params["k_nearest"]),
+                 ("Neighbour influence",
+                  f"exp(-(rank/σ)²), σ = {self.sigma:g}"
+                  if self.weight_by_distance else "equal"),
+                 ("Misses", "k from each other class"
+                  if self.misses_any == 0 else "k from any other class"),
+                 ("Visited instances",
+                  f"sample of {self.n_iterations}"
+                  if self.sample_instances else "all"),
+                 ("Random seed", self.random_state)]
+        if self.HAS_T:
+            items.append(("T", f"{self.T:g}" if self.custom_T
+                          else "2 / ln m (default)"))
+        items.append(("Selected features",
+                      f"top {self.percent_selected} %" if self.select_percent
+                      else f"top {self.n_selected}"))
+        self.report_items("Parameters", items)
+        if self.data is None or self.result is None:
+            return
+        self.report_data("Data", self.data)
+        res = self.result
+        info = [("Visited instances (m)", res.n_iterations),
+                ("Form", "regression (RReliefF)" if res.regression
+                 else "classification")]
+        if getattr(res, "T", None) is not None:
+            info.append(("T used", f"{res.T:.4f}"))
+        self.report_items("Run", info)
+        attrs = self.data.domain.attributes
+        top = self.ranked_indices()[:10]
+        self.report_items("Top weights", [
+            (attrs[i].name, f"{res.weights[i]:.4f}") for i in top])
+        if res.trace is not None:
+            self.report_plot("Convergence", self.plotview.plot)
+
+    @classmethod
+    def migrate_settings(cls, settings, version):
+        pass

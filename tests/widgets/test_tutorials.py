@@ -1,0 +1,185 @@
+"""The widget category is discovered and the example workflows load."""
+# pylint: disable=missing-docstring
+import os
+import time
+import unittest
+
+from AnyQt.QtCore import Qt
+
+from orangecanvas.application.examples import list_workflows
+from orangecanvas.registry import WidgetRegistry
+from orangecanvas.registry.utils import category_from_package_globals
+from orangecanvas.scheme import Scheme, readwrite
+from orangewidget.workflow.discovery import WidgetDiscovery
+from orangewidget.workflow.widgetsscheme import WidgetsScheme
+
+import Orange.widgets
+from Orange.widgets.data.owfile import OWFile
+from Orange.widgets.tests import base as widget_tests
+
+import orangecontrib.relief.tutorials as tutorials
+import orangecontrib.relief.widgets as category
+
+TUTORIALS_DIR = os.path.dirname(tutorials.__file__)
+WORKFLOWS = ("relief-preprocessor.ows", "relief-ranking.ows")
+
+
+def relief_registry(with_orange=True):
+    registry = WidgetRegistry()
+    discovery = WidgetDiscovery(registry)
+    if with_orange:
+        Orange.widgets.widget_discovery(discovery)
+    discovery.handle_category(category_from_package_globals(category.__name__))
+    discovery.process_category_package(category.__name__)
+    return registry
+
+
+class TestCategory(unittest.TestCase):
+    def test_category_and_widgets_are_discovered(self):
+        registry = relief_registry(with_orange=False)
+        cat = registry.category("Relief")
+        self.assertEqual(cat.background, category.BACKGROUND)
+        # other widgets of the add-on follow the three scorers
+        widgets = registry.widgets("Relief")[:3]
+        self.assertEqual([w.name for w in widgets],
+                         ["ReliefF", "dReliefF", "pdReliefF"])
+        for desc in widgets:
+            self.assertTrue(os.path.exists(os.path.join(
+                os.path.dirname(category.__file__), desc.icon)), desc.icon)
+            self.assertEqual(
+                {o.name for o in desc.outputs},
+                {"Scorer", "Preprocessor", "Scores", "Reduced Data"})
+        self.assertTrue(os.path.exists(os.path.join(
+            os.path.dirname(category.__file__), category.ICON)))
+        self.assertEqual(len(category.WIDGET_HELP_PATH), 3)
+
+
+class TestTutorials(widget_tests.WidgetTest):
+    # no widget of ours here: the automatic widget checks run elsewhere
+    test_minimum_size = test_image_export = test_msg_base_class = None
+    test_zero_size_data = None
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.registry = relief_registry()
+
+    def test_workflows_are_listed(self):
+        self.assertEqual(list_workflows(tutorials), list(WORKFLOWS))
+
+    def test_workflows_load_and_widgets_are_found(self):
+        for name in WORKFLOWS:
+            with self.subTest(name):
+                errors = []
+                scheme = Scheme()
+                with open(os.path.join(TUTORIALS_DIR, name), "rb") as f:
+                    readwrite.scheme_load(scheme, f, registry=self.registry,
+                                          error_handler=errors.append)
+                self.assertEqual(errors, [])
+                with open(os.path.join(TUTORIALS_DIR, name), "rb") as f:
+                    parsed = readwrite.parse_ows_stream(f)
+                self.assertEqual(len(scheme.nodes), len(parsed.nodes))
+                self.assertEqual(len(scheme.links), len(parsed.links))
+                names = {node.description.name for node in scheme.nodes}
+                self.assertIn("dReliefF", names)
+                self.assertIn("Test and Score", names)
+                # every node's settings are readable
+                for node in scheme.nodes:
+                    self.assertIsInstance(node.properties, dict)
+
+    def test_ranking_workflow_links(self):
+        scheme = Scheme()
+        with open(os.path.join(TUTORIALS_DIR, "relief-ranking.ows"), "rb") as f:
+            readwrite.scheme_load(scheme, f, registry=self.registry)
+        titles = {node.title for node in scheme.nodes}
+        self.assertTrue({"File", "ReliefF", "dReliefF", "pdReliefF", "Rank",
+                         "Select Columns", "kNN", "Test and Score"} <= titles)
+        to_rank = [link.source_node.title for link in scheme.links
+                   if link.sink_node.title == "Rank"
+                   and link.sink_channel.name == "Scorer"]
+        self.assertEqual(to_rank, ["ReliefF", "dReliefF", "pdReliefF"])
+
+    def test_file_widget_loads_corral_with_class(self):
+        """The File node finds the bundled CorrAl from the workflow's folder
+        and makes `class` the target."""
+        scheme = Scheme()
+        path = os.path.join(TUTORIALS_DIR, "relief-preprocessor.ows")
+        with open(path, "rb") as f:
+            readwrite.scheme_load(scheme, f, registry=self.registry)
+        node = next(n for n in scheme.nodes if n.title == "File")
+        widget = self.create_widget(OWFile, stored_settings=node.properties,
+                                    env={"basedir": TUTORIALS_DIR})
+        self.process_events()
+        data = self.get_output(widget.Outputs.data, widget=widget)
+        self.assertIsNotNone(data)
+        self.assertEqual(len(data), 160)
+        self.assertEqual(data.domain.class_var.name, "class")
+        self.assertEqual([a.name for a in data.domain.attributes],
+                         ["A0", "A1", "B0", "B1", "Irrelevant", "Correlated"])
+    def run_workflow(self, name, timeout=90):
+        """Open `name` as Orange does and run it until every Test & Score
+        node has scores; return {title: widget}."""
+        scheme = WidgetsScheme()
+        scheme.set_runtime_env("basedir", TUTORIALS_DIR)
+        with open(os.path.join(TUTORIALS_DIR, name), "rb") as f:
+            scheme.load_from(f, registry=self.registry)
+        manager = scheme.widget_manager
+        manager.set_creation_policy(manager.Immediate)
+        scheme.signal_manager.start()
+        widgets = {node.title: manager.widget_for_node(node)
+                   for node in scheme.nodes}
+        tests = [w for title, w in widgets.items()
+                 if title.startswith("Test and Score")]
+
+        def finished():
+            return all(
+                w.learners and all(r.stats is not None and all(
+                    s.success for s in r.stats) for r in w.learners.values())
+                for w in tests)
+
+        deadline = time.time() + timeout
+        while not finished() and time.time() < deadline:
+            self.process_events()
+            time.sleep(0.02)
+        self.assertTrue(finished(), f"{name} did not finish")
+        self.addCleanup(scheme.clear)
+        for title, widget in widgets.items():
+            self.assertFalse(widget.Error.active, title)
+        return widgets
+
+    def test_ranking_workflow_runs(self):
+        widgets = self.run_workflow("relief-ranking.ows")
+        select = widgets["Select Columns"]
+        self.assertEqual(
+            {a.name for a in select.features},
+            {"A0", "A1", "B0", "B1"})  # Rank's top 4 by pdReliefF
+        model = widgets["Rank"].ranksModel
+        headers = [model.headerData(i, Qt.Horizontal, Qt.DisplayRole)
+                   for i in range(model.columnCount())]
+        self.assertEqual(headers[-3:], ["ReliefF", "dReliefF", "pdReliefF"])
+        for title in ("ReliefF", "dReliefF", "pdReliefF"):
+            self.assertIsNotNone(widgets[title].result, title)
+
+    def test_preprocessor_workflow_runs(self):
+        widgets = self.run_workflow("relief-preprocessor.ows")
+        with_selection = widgets["Test and Score (top 4 features)"]
+        without = widgets["Test and Score (all features)"]
+        self.assertIsNotNone(with_selection.preprocessor)
+        self.assertIsNone(without.preprocessor)
+        ca = [float(w.score_table.model.data(
+            w.score_table.model.index(0, column(w)), Qt.DisplayRole))
+              for w in (with_selection, without)]
+        # CorrAl's four relevant features suffice; all six mislead kNN
+        self.assertGreater(ca[0], ca[1])
+
+
+def column(test_and_score):
+    """Index of the CA column in Test & Score's table."""
+    model = test_and_score.score_table.model
+    headers = [model.headerData(i, Qt.Horizontal, Qt.DisplayRole)
+               for i in range(model.columnCount())]
+    return headers.index("CA")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -368,6 +368,17 @@ def test_constant_and_all_missing_features():
                                atol=1e-15)
 
 
+def test_input_arrays_are_not_modified():
+    X, y, nominal = random_problem(8, n=30, missing=0.2)
+    X_before, y_before = X.copy(), y.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReliefWarning)
+        relieff(X, y, nominal, k_nearest=3)
+        relieff(X, y, nominal, k_nearest=3, variant="pdrelieff")
+    np.testing.assert_array_equal(X, X_before)
+    np.testing.assert_array_equal(y, y_before)
+
+
 def test_one_class_gives_zeros_with_warning():
     X = np.random.default_rng(0).random((10, 3))
     with pytest.warns(ReliefWarning, match="only one class"):

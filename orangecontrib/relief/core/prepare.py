@@ -103,7 +103,7 @@ def prepare(X, y, nominal=None, regression=False):
     by default every feature is numeric.
     """
     if not sp.issparse(X):
-        X = np.array(X, dtype=float, ndmin=2, copy=True)
+        X = np.asarray(X, dtype=float)      # no copy: X is only read
         if X.ndim != 2:
             raise ValueError("X must be a two-dimensional array (instances x "
                              "features).")
@@ -127,13 +127,14 @@ def prepare(X, y, nominal=None, regression=False):
     n = X.shape[0]
     _check_size(n)
 
-    known = ~np.isnan(X)
-    n_known = known.sum(axis=0)
+    # column by column, so that no temporary is as large as X
+    n_known = np.array([n - np.count_nonzero(np.isnan(X[:, f]))
+                        for f in range(n_features)], dtype=np.int64)
     all_missing = np.flatnonzero(n_known == 0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        lo = np.nanmin(np.where(known, X, np.inf), axis=0)
-        hi = np.nanmax(np.where(known, X, -np.inf), axis=0)
+        lo = np.fmin.reduce(X, axis=0)      # NaN only if all missing
+        hi = np.fmax.reduce(X, axis=0)
     constant = np.flatnonzero((n_known > 0) & (lo == hi))
     if len(all_missing):
         warnings.warn(f"{len(all_missing)} feature(s) have no known value; "
@@ -142,18 +143,21 @@ def prepare(X, y, nominal=None, regression=False):
     num_cols = np.flatnonzero(usable & ~nominal)
     nom_cols = np.flatnonzero(usable & nominal)
 
-    num = (X[:, num_cols] - lo[num_cols]) / (hi[num_cols] - lo[num_cols])
+    num = X[:, num_cols]                    # the one copy of the numeric data
+    num -= lo[num_cols]
+    num /= hi[num_cols] - lo[num_cols]
     num = np.ascontiguousarray(num)
     nom_raw = X[:, nom_cols]
-    if np.any(nom_raw[~np.isnan(nom_raw)] < 0) or np.any(
-            nom_raw[~np.isnan(nom_raw)] != np.round(nom_raw[~np.isnan(nom_raw)])):
+    codes = nom_raw[~np.isnan(nom_raw)]
+    if np.any(codes < 0) or np.any(codes != np.round(codes)):
         raise ValueError("Nominal features must hold non-negative integer "
                          "codes (0, 1, ...) or NaN for missing.")
     # int8 codes when they fit: the kernels compare 32 of them at a time
-    n_codes = np.nanmax(nom_raw) + 1 if nom_raw.size else 0
+    n_codes = codes.max() + 1 if codes.size else 0
     nom = np.where(np.isnan(nom_raw), -1, nom_raw).astype(
         np.int8 if n_codes <= 127 else np.int32)
     nom = np.ascontiguousarray(nom)
+    del codes, nom_raw
 
     group, n_classes, class_counts, target = _classes(y, regression)
     has_missing = bool(np.isnan(num).any() or (nom < 0).any())

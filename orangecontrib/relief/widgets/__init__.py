@@ -10,7 +10,8 @@ import sysconfig
 
 NAME = "Relief"
 
-DESCRIPTION = "Relief feature weighting: ReliefF, dReliefF and pdReliefF."
+DESCRIPTION = ("Relief feature weighting (ReliefF, dReliefF, pdReliefF) and tools "
+               "to judge feature weights (Relief Evaluation, Relief Benchmarks).")
 
 BACKGROUND = "#C3E6A7"
 

@@ -5,6 +5,20 @@ from setuptools import setup, find_namespace_packages
 
 HERE = Path(__file__).parent
 
+
+def help_files(source="doc/_build/htmlhelp", target="help/orange3-relief"):
+    """data_files for the HTML help built by
+    ``sphinx-build -b htmlhelp doc doc/_build/htmlhelp``; Orange finds it at
+    ``<sys.prefix>/help/orange3-relief/index.html`` (WIDGET_HELP_PATH)."""
+    base = HERE / source
+    groups = {}
+    for path in sorted(base.rglob("*")):
+        if path.is_file():
+            folder = (Path(target) / path.parent.relative_to(base)).as_posix()
+            groups.setdefault(folder, []).append(
+                path.relative_to(HERE).as_posix())
+    return sorted(groups.items())
+
 setup(
     name="orange3-relief",
     version="0.1.0",
@@ -34,7 +48,9 @@ setup(
     extras_require={
         "gui": ["PyQt6"],
         "test": ["pytest", "pytest-qt"],
+        "doc": ["sphinx", "myst-parser"],
     },
+    data_files=help_files(),
     entry_points={
         # listed in Orange's add-on dialog
         "orange3.addon": ("relief = orangecontrib.relief",),

@@ -1,10 +1,22 @@
-"""Command line: ``python -m orangecontrib.relief demo``."""
+"""Command line: ``python -m orangecontrib.relief demo`` and
+``python -m orangecontrib.relief score FILE``.
+
+``demo`` scores the bundled CorrAl data with the three algorithms; ``score``
+ranks the features of any file Orange reads (``.tab``, ``.csv``, ``.xlsx``,
+``.arff``, ...) and prints the ranking as a table, CSV or JSON.
+"""
 import argparse
+import csv
+import json
+import math
 import sys
 import time
+import warnings
 
 from orangecontrib.relief.datasets import corral
 from orangecontrib.relief.scoring import DReliefF, PDReliefF, ReliefF
+
+METHODS = {"relieff": ReliefF, "drelieff": DReliefF, "pdrelieff": PDReliefF}
 
 
 def demo(args):
@@ -38,11 +50,118 @@ def demo(args):
     return 0
 
 
+def ranking(weights, names):
+    """(rank, feature, weight) rows, largest weight first, NaN last; ties
+    keep the file's column order."""
+    order = sorted(range(len(names)), key=lambda i: (
+        math.isnan(weights[i]), -weights[i] if not math.isnan(weights[i])
+        else 0.0))
+    return [(rank, names[i], float(weights[i]))
+            for rank, i in enumerate(order, start=1)]
+
+
+class ProgressBar:
+    """A one-line text progress bar, redrawn in place on ``stream``."""
+
+    def __init__(self, stream, width=40):
+        self.stream = stream
+        self.width = width
+        self.shown = -1
+
+    def __call__(self, fraction):
+        percent = int(100 * fraction)
+        if percent == self.shown:
+            return
+        self.shown = percent
+        filled = int(self.width * fraction)
+        self.stream.write(f"\r[{'#' * filled}{' ' * (self.width - filled)}]"
+                          f" {percent:3d}%")
+        self.stream.flush()
+
+    def close(self):
+        if self.shown >= 0:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def score(args):
+    """Read ``args.file`` with Orange, weight its attributes with the chosen
+    Relief variant and print the ranking."""
+    from Orange.data import Table
+
+    table = Table(args.file)
+    class_var = table.domain.class_var
+    if not table.domain.class_vars:
+        raise ValueError(f"{args.file} has no class variable; mark one (in a "
+                         ".tab header, or as the last ARFF attribute).")
+    if not table.domain.attributes:
+        raise ValueError(f"{args.file} has no attributes to score.")
+    scorer = METHODS[args.method](n_iterations=args.m, k_nearest=args.k,
+                                  random_state=args.seed)
+    bar = ProgressBar(sys.stderr) if args.progress else None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = scorer.score_table(table, progress=bar)
+        finally:
+            if bar is not None:
+                bar.close()
+    for warning in caught:
+        print(f"warning: {warning.message}", file=sys.stderr)
+    rows = ranking(result.weights,
+                   [var.name for var in table.domain.attributes])
+    if args.top is not None:
+        rows = rows[:args.top]
+
+    if args.format == "json":
+        json.dump([{"rank": rank, "feature": name,
+                    "weight": None if math.isnan(weight) else weight}
+                   for rank, name, weight in rows], sys.stdout, indent=1)
+        print()
+    elif args.format == "csv":
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["rank", "feature", "weight"])
+        writer.writerows((rank, name, repr(weight))
+                         for rank, name, weight in rows)
+    else:
+        kind = "regression" if result.regression else "classification"
+        print(f"{scorer.name} on {args.file}: {len(table)} instances, "
+              f"{len(table.domain.attributes)} features, class "
+              f"{class_var.name!r} ({kind}); k = {args.k}, "
+              f"m = {result.n_iterations}, seed = {args.seed}")
+        width = max([len("feature")] + [len(name) for _, name, _ in rows])
+        print(f"{'rank':>4}  {'feature':<{width}}  {'weight':>9}")
+        for rank, name, weight in rows:
+            print(f"{rank:>4}  {name:<{width}}  {weight:>9.4f}")
+    return 0
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: ``error: ...``."""
+
+    def error(self, message):
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    """Run the command line with ``argv`` (``sys.argv[1:]`` when None) and
+    return the exit status: 0 on success, 2 on bad input."""
+    parser = _Parser(
         prog="python -m orangecontrib.relief",
         description="Relief feature weighting for Orange.")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True,
+                                     parser_class=_Parser)
     demo_parser = commands.add_parser(
         "demo", help="score the bundled CorrAl data with ReliefF, dReliefF "
                      "and pdReliefF")
@@ -51,9 +170,38 @@ def main(argv=None):
     demo_parser.add_argument("--k", type=int, default=5)
     demo_parser.add_argument("--seed", type=int, default=0)
     demo_parser.set_defaults(run=demo)
+
+    score_parser = commands.add_parser(
+        "score", help="rank the features of a data file",
+        description="Rank the features of FILE (any format Orange reads, "
+                    "ARFF too) by their Relief weights, best first. A "
+                    "numeric class gives the regression form (RReliefF).")
+    score_parser.add_argument("file", metavar="FILE",
+                              help="data file with a class variable")
+    score_parser.add_argument("--method", choices=tuple(METHODS),
+                              default="relieff",
+                              help="Relief variant (default: relieff)")
+    score_parser.add_argument("--k", type=_positive_int, default=10,
+                              help="nearest hits and misses per class "
+                                   "(default: 10)")
+    score_parser.add_argument("--m", type=_positive_int, default=None,
+                              help="number of visited instances "
+                                   "(default: all)")
+    score_parser.add_argument("--seed", type=int, default=0,
+                              help="seed of the visiting order (default: 0)")
+    score_parser.add_argument("--top", type=_positive_int, default=None,
+                              help="print only the N best features")
+    score_parser.add_argument("--format", choices=("table", "csv", "json"),
+                              default="table",
+                              help="output format (default: table)")
+    score_parser.add_argument("--progress", action="store_true",
+                              help="show a progress bar on stderr")
+    score_parser.set_defaults(run=score)
+
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
+    except (ValueError, OSError) as error:
+        message = " ".join(str(error).split())
+        print(f"error: {message}", file=sys.stderr)
         return 2

@@ -1,0 +1,372 @@
+"""Relief feature selection for scikit-learn users.
+
+:class:`ReliefFSelector` is a scikit-learn transformer in the style of
+:class:`sklearn.feature_selection.SelectKBest`: ``fit`` estimates one Relief
+weight per feature with the same engine as the Orange scorers
+(:func:`orangecontrib.relief.core.relieff`), and ``transform`` keeps the
+best-weighted features::
+
+    from sklearn.pipeline import Pipeline
+    from sklearn.neighbors import KNeighborsClassifier
+    from orangecontrib.relief.sklearn import ReliefFSelector
+
+    model = Pipeline([("relief", ReliefFSelector(n_features_to_select=5)),
+                      ("knn", KNeighborsClassifier())])
+
+A continuous target (``type_of_target(y) == "continuous"``) switches to the
+regression form, RReliefF; any other target is a class label.
+"""
+import numbers
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.preprocessing import LabelEncoder
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted
+
+from .core import relieff
+
+try:
+    from sklearn.utils.validation import validate_data
+except ImportError:  # scikit-learn < 1.6
+    def validate_data(estimator, X, y="no_validation", reset=True,
+                      ensure_all_finite=True, **check_params):
+        """Stand-in for ``sklearn.utils.validation.validate_data``."""
+        return estimator._validate_data(X, y, reset=reset,
+                                        force_all_finite=ensure_all_finite,
+                                        **check_params)
+
+__all__ = ["ReliefFSelector"]
+
+
+def _is_dataframe(X):
+    return hasattr(X, "columns") and hasattr(X, "dtypes") and hasattr(X, "iloc")
+
+
+def _is_text_or_category(dtype):
+    """True for pandas ``category``, ``object`` and string dtypes."""
+    import pandas as pd
+    return (isinstance(dtype, pd.CategoricalDtype)
+            or pd.api.types.is_object_dtype(dtype)
+            or pd.api.types.is_string_dtype(dtype))
+
+
+def _value_codes(column):
+    """Codes 0, 1, ... of the distinct known values of a numeric column
+    (NaN stays NaN): nominal features are compared by equality only."""
+    codes = np.full(column.shape, np.nan)
+    known = ~np.isnan(column)
+    codes[known] = np.unique(column[known], return_inverse=True)[1]
+    return codes
+
+
+class ReliefFSelector(SelectorMixin, BaseEstimator):
+    """Select the features with the largest ReliefF, dReliefF or pdReliefF
+    weights.
+
+    ReliefF (Kononenko 1994) estimates for every feature A
+
+        W[A] = P(different value of A | nearest instance of another class)
+               - P(different value of A | nearest instance of the same class)
+
+    by visiting m instances R and averaging ``diff(A, R, M) - diff(A, R, H)``
+    over the k nearest hits H and misses M of each other class, weighted by
+    the prior of the miss's class [1]_.  dReliefF and pdReliefF (Prat Masramon &
+    Belanche 2005 [3]_) use the running estimates W_{t-1} to weight the distance
+    that picks the neighbours.  A continuous target gives RReliefF
+    (Robnik-Šikonja & Kononenko 2003 [2]_).  ``doc/semantics.md`` defines every
+    number exactly.
+
+    Parameters
+    ----------
+    variant : {"relieff", "drelieff", "pdrelieff"}, default="relieff"
+        No distance weights (ReliefF), the running estimate
+        w_A = max(0, W_{t-1}[A]) (dReliefF), or the progressive blend
+        f(w, t) = (1 - w) / t^T + w (pdReliefF).
+    n_features_to_select : int, float or None, default=None
+        How many features ``transform`` keeps, as in
+        :class:`~sklearn.feature_selection.RFE`: None keeps half of them
+        (rounded down), an int that many, a float in (0, 1] that fraction
+        (rounded down).  At least one feature is always kept; an int above
+        the number of features keeps all of them, with a warning.
+    k_nearest : int, default=10
+        Nearest hits, and nearest misses of each other class, per visited
+        instance; instances tied with the k-th share its slots.
+    n_iterations : int or None, default=None
+        m, the number of visited instances, in the order
+        ``numpy.random.default_rng(random_state).permutation(n)[:m]``;
+        every instance once when None.
+    random_state : int or None, default=0
+        Seed of the visiting order (it matters for dReliefF and pdReliefF,
+        and for ReliefF when ``n_iterations`` < n).
+    discrete_features : "auto", bool or array-like, default="auto"
+        Which features are nominal (compared by equality: diff is 0 or 1);
+        the others are numeric (``diff = |x1 - x2| / (max - min)``).
+
+        - ``"auto"``: with a pandas DataFrame, the columns of ``category``,
+          ``object`` or string dtype are nominal and all others numeric;
+          with a numpy array or a sparse matrix every feature is numeric.
+          (No guessing from the values: a 0/1 column gives the same diff
+          either way, and a column of small integers is often an ordinal
+          measurement.)
+        - ``True`` / ``False``: all features nominal / all numeric.
+        - a boolean mask of shape (n_features,) or an array of column
+          indices.
+
+        Nominal columns may hold any values (numbers in a numpy array,
+        numbers, strings or categories in a DataFrame; non-negative integer
+        codes in a sparse matrix, where the implicit zeros are a value);
+        NaN / None is a missing value.
+    weight_by_distance : bool, default=False
+        Weight the i-th nearest neighbour by exp(-(i / sigma)^2) (Weka's
+        ``-W``).
+    sigma : float, default=2.0
+        Width of those rank weights (Weka's ``-A``).
+    misses : {"per_class", "any"}, default="per_class"
+        k misses of every other class (ReliefF) or k misses among all other
+        classes together (Relief-E).  Ignored for a continuous target.
+    T : float or None, default=None
+        pdReliefF's steepness; 2 / ln(m) when None.
+    n_jobs : int or None, default=None
+        Threads for the kernels; None or -1 means all cores.
+
+    Attributes
+    ----------
+    feature_importances_ : ndarray of shape (n_features,)
+        The Relief weights W[A], in [-1, 1]; 0 for a constant feature, NaN
+        for a feature with no known value (such features rank last).
+    ranking_ : ndarray of shape (n_features,)
+        Rank of each feature, 1 = largest weight; ties keep column order.
+    n_features_to_select_ : int
+        The number of features ``transform`` keeps.
+    nominal_ : ndarray of bool, shape (n_features,)
+        The features that were treated as nominal.
+    regression_ : bool
+        True when the target was continuous (RReliefF).
+    classes_ : ndarray of shape (n_classes,)
+        The class labels (classification only).
+    n_iterations_ : int
+        m, the number of instances visited.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Column names seen during ``fit``, when ``X`` had string column
+        names (a pandas DataFrame).
+
+    See Also
+    --------
+    orangecontrib.relief.core.relieff : the engine, on numpy arrays.
+    orangecontrib.relief.ReliefF : the same weights as an Orange scorer.
+    sklearn.feature_selection.SelectKBest : univariate selection.
+
+    Notes
+    -----
+    Missing values (NaN) are allowed in ``X`` and handled by RELIEF-D: the
+    diff of a missing value is its expected value under the class-conditional
+    distribution.  Sparse input stays sparse (memory proportional to the
+    stored entries; implicit zeros are values, not missing), unless it stores
+    NaN, in which case the engine scores it as dense data with a
+    ``ReliefWarning``.
+
+    References
+    ----------
+    .. [1] Kononenko, I. (1994). Estimating attributes: analysis and
+       extensions of RELIEF. ECML-94, 171-182.
+    .. [2] Robnik-Šikonja, M., Kononenko, I. (2003). Theoretical and
+       empirical analysis of ReliefF and RReliefF. Machine Learning 53,
+       23-69.
+    .. [3] Prat Masramon, G., Belanche Muñoz, L. A. (2005). Toward better
+       feature weighting algorithms: a focus on Relief.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from orangecontrib.relief.sklearn import ReliefFSelector
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.random((100, 4))
+    >>> y = (X[:, 2] > 0.5).astype(int)
+    >>> selector = ReliefFSelector(n_features_to_select=1).fit(X, y)
+    >>> selector.get_support()
+    array([False, False,  True, False])
+    >>> selector.transform(X).shape
+    (100, 1)
+    """
+
+    def __init__(self, variant="relieff", n_features_to_select=None,
+                 k_nearest=10, n_iterations=None, random_state=0,
+                 discrete_features="auto", weight_by_distance=False,
+                 sigma=2.0, misses="per_class", T=None, n_jobs=None):
+        self.variant = variant
+        self.n_features_to_select = n_features_to_select
+        self.k_nearest = k_nearest
+        self.n_iterations = n_iterations
+        self.random_state = random_state
+        self.discrete_features = discrete_features
+        self.weight_by_distance = weight_by_distance
+        self.sigma = sigma
+        self.misses = misses
+        self.T = T
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y):
+        """Estimate the Relief weight of every feature.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_features)
+            The training data; NaN marks a missing value.
+        y : array-like of shape (n_samples,)
+            Class labels, or numbers for a continuous target (RReliefF).
+
+        Returns
+        -------
+        self : ReliefFSelector
+            The fitted selector.
+        """
+        self._check_n_features_to_select()
+        nominal = None
+        if _is_dataframe(X):
+            nominal = self._nominal_mask(X.shape[1], np.array(
+                [_is_text_or_category(dtype) for dtype in X.dtypes]))
+            X = self._encode_frame(X, nominal)
+        X, y = validate_data(self, X, y, accept_sparse="csr",
+                             ensure_all_finite="allow-nan",
+                             ensure_min_samples=2, dtype=np.float64)
+        if nominal is None:
+            nominal = self._nominal_mask(X.shape[1],
+                                         np.zeros(X.shape[1], dtype=bool))
+        if nominal.any() and not sp.issparse(X):
+            X = X.copy()
+            for j in np.flatnonzero(nominal):
+                X[:, j] = _value_codes(X[:, j])
+
+        self.regression_ = type_of_target(y) == "continuous"
+        if self.regression_:
+            y = np.asarray(y, dtype=float)
+            self.__dict__.pop("classes_", None)   # from an earlier fit
+        else:
+            check_classification_targets(y)
+            encoder = LabelEncoder()
+            y = encoder.fit_transform(y)
+            self.classes_ = encoder.classes_
+
+        result = relieff(
+            X, y, nominal, regression=self.regression_, variant=self.variant,
+            n_iterations=self.n_iterations, k_nearest=self.k_nearest,
+            random_state=self.random_state, misses=self.misses,
+            weight_by_distance=self.weight_by_distance, sigma=self.sigma,
+            T=self.T, n_jobs=self.n_jobs)
+        self.feature_importances_ = result.weights
+        self.n_iterations_ = result.n_iterations
+        self.nominal_ = nominal
+        order = np.argsort(-np.nan_to_num(result.weights, nan=-np.inf),
+                           kind="stable")
+        self.ranking_ = np.empty(len(order), dtype=np.int64)
+        self.ranking_[order] = np.arange(1, len(order) + 1)
+        self.n_features_to_select_ = self._n_selected(X.shape[1])
+        return self
+
+    def _get_support_mask(self):
+        """Boolean mask of the ``n_features_to_select_`` best-ranked features."""
+        check_is_fitted(self)
+        return self.ranking_ <= self.n_features_to_select_
+
+    def _check_n_features_to_select(self):
+        k = self.n_features_to_select
+        if k is None:
+            return
+        if isinstance(k, numbers.Integral) and not isinstance(k, bool):
+            if k < 1:
+                raise ValueError("n_features_to_select must be at least 1; "
+                                 f"got {k}.")
+        elif isinstance(k, numbers.Real) and not isinstance(k, bool):
+            if not 0 < k <= 1:
+                raise ValueError("A fractional n_features_to_select must be "
+                                 f"in (0, 1]; got {k}.")
+        else:
+            raise ValueError("n_features_to_select must be None (half), a "
+                             "whole number of features or a fraction in "
+                             f"(0, 1]; got {k!r}.")
+
+    def _n_selected(self, n_features):
+        k = self.n_features_to_select
+        if k is None:
+            return max(1, n_features // 2)
+        if isinstance(k, numbers.Integral):
+            if k > n_features:
+                warnings.warn(f"n_features_to_select={k} is more than the "
+                              f"{n_features} features; all are selected.",
+                              UserWarning, stacklevel=3)
+            return min(int(k), n_features)
+        return max(1, int(n_features * k))
+
+    def _nominal_mask(self, n_features, auto):
+        """The boolean mask of nominal features from ``discrete_features``."""
+        spec = self.discrete_features
+        if isinstance(spec, str):
+            if spec != "auto":
+                raise ValueError("discrete_features must be 'auto', a bool, a "
+                                 "boolean mask or an array of column indices; "
+                                 f"got {spec!r}.")
+            return np.asarray(auto, dtype=bool)
+        if isinstance(spec, (bool, np.bool_)):
+            return np.full(n_features, bool(spec))
+        spec = np.asarray(spec)
+        if spec.dtype == bool:
+            if spec.shape != (n_features,):
+                raise ValueError(f"The discrete_features mask has shape "
+                                 f"{spec.shape}, but X has {n_features} "
+                                 "features; give one flag per feature.")
+            return spec.copy()
+        if spec.ndim != 1 or (spec.size and not np.issubdtype(
+                spec.dtype, np.integer)):
+            raise ValueError("discrete_features must be 'auto', a bool, a "
+                             "boolean mask or an array of column indices.")
+        if spec.size and not (-n_features <= spec.min()
+                              and spec.max() < n_features):
+            raise ValueError(f"discrete_features has column indices outside "
+                             f"0..{n_features - 1}.")
+        mask = np.zeros(n_features, dtype=bool)
+        mask[spec] = True
+        return mask
+
+    @staticmethod
+    def _encode_frame(X, nominal):
+        """Replace the nominal columns of a DataFrame by value codes (NaN for
+        missing) so that the whole frame is numeric."""
+        import pandas as pd
+        encoded = {}
+        for j, (name, dtype) in enumerate(X.dtypes.items()):
+            column = X.iloc[:, j]
+            if nominal[j]:
+                codes = pd.factorize(column,
+                                     use_na_sentinel=True)[0].astype(float)
+                codes[codes < 0] = np.nan
+                encoded[j] = codes
+            elif _is_text_or_category(dtype):
+                try:
+                    encoded[j] = np.asarray(column, dtype=float)
+                except (TypeError, ValueError):
+                    raise ValueError(
+                        f"Column {name!r} holds text or categories but is not "
+                        "marked as discrete; include it in discrete_features "
+                        "(or use discrete_features='auto').") from None
+        if not encoded:
+            return X
+        X = X.copy()
+        for j, codes in encoded.items():
+            X.isetitem(j, codes)
+        return X
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True
+        tags.target_tags.required = True
+        return tags
+
+    def _more_tags(self):  # scikit-learn < 1.6
+        return {"allow_nan": True, "requires_y": True}

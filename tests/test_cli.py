@@ -1,0 +1,176 @@
+"""The command line: ``demo`` and ``score FILE``."""
+import csv
+import io
+import json
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from orangecontrib.relief import DReliefF, ReliefF
+from orangecontrib.relief.cli import main
+from orangecontrib.relief.datasets import corral
+
+
+@pytest.fixture(scope="module")
+def corral_table():
+    return corral()
+
+
+@pytest.fixture
+def corral_file(tmp_path, corral_table):
+    path = tmp_path / "corral.tab"
+    corral_table.save(str(path))
+    return str(path)
+
+
+def write(path, text):
+    path.write_text(text.replace("|", "\t"), encoding="utf-8")
+    return str(path)
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_demo_still_prints_the_corral_comparison(capsys):
+    status, out, err = run(capsys, "demo", "--rows", "32")
+    assert status == 0
+    assert out.startswith("CorrAl, 32 instances")
+    assert "ReliefF" in out and "dReliefF" in out and "pdReliefF" in out
+    assert "Separability" in out
+
+
+def test_score_table_ranks_best_first(capsys, corral_file, corral_table):
+    status, out, err = run(capsys, "score", corral_file)
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith(f"ReliefF on {corral_file}: 160 instances, "
+                               f"{len(corral_table.domain.attributes)} features")
+    assert "(classification); k = 10, m = 160, seed = 0" in lines[0]
+    assert lines[1].split() == ["rank", "feature", "weight"]
+    weights = ReliefF()(corral_table)
+    names = [var.name for var in corral_table.domain.attributes]
+    expected = [names[i] for i in np.argsort(-weights, kind="stable")]
+    rows = [line.split() for line in lines[2:]]
+    assert [row[0] for row in rows] == [str(r) for r in range(1, len(names) + 1)]
+    assert [row[1] for row in rows] == expected
+    assert_allclose([float(row[2]) for row in rows],
+                    np.sort(weights)[::-1], atol=5e-5)
+
+
+def test_score_csv_has_the_scorers_weights(capsys, corral_file, corral_table):
+    status, out, _ = run(capsys, "score", corral_file, "--format", "csv",
+                         "--k", "3")
+    assert status == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    weights = dict(zip([var.name for var in corral_table.domain.attributes],
+                       ReliefF(k_nearest=3)(corral_table)))
+    assert {row["feature"]: float(row["weight"]) for row in rows} == weights
+    column = [float(row["weight"]) for row in rows]
+    assert column == sorted(column, reverse=True)
+
+
+def test_score_json_passes_method_k_m_seed_and_top(capsys, corral_file,
+                                                  corral_table):
+    status, out, _ = run(capsys, "score", corral_file, "--method", "drelieff",
+                         "--k", "4", "--m", "50", "--seed", "7", "--top", "3",
+                         "--format", "json")
+    assert status == 0
+    rows = json.loads(out)
+    weights = DReliefF(k_nearest=4, n_iterations=50,
+                       random_state=7)(corral_table)
+    names = [var.name for var in corral_table.domain.attributes]
+    best = np.argsort(-weights, kind="stable")[:3]
+    assert rows == [{"rank": r + 1, "feature": names[i], "weight": weights[i]}
+                    for r, i in enumerate(best)]
+    # another seed visits other instances: other dReliefF weights
+    _, other, _ = run(capsys, "score", corral_file, "--method", "drelieff",
+                      "--k", "4", "--m", "50", "--seed", "8", "--format",
+                      "json")
+    assert json.loads(other)[:3] != rows
+
+
+def test_nan_weight_ranks_last_and_warning_is_one_line(capsys, tmp_path):
+    path = write(tmp_path / "gaps.tab",
+                 "empty|x|y|cls\n"
+                 "continuous|continuous|continuous|discrete\n"
+                 "|||class\n"
+                 + "".join(f"?|{i % 5}|{(i * 7) % 3}|{'ab'[i % 2]}\n"
+                           for i in range(20)))
+    status, out, err = run(capsys, "score", path, "--format", "json",
+                           "--k", "2")
+    assert status == 0
+    rows = json.loads(out)
+    assert rows[-1] == {"rank": 3, "feature": "empty", "weight": None}
+    assert err.startswith("warning: ") and "no known value" in err
+    assert len(err.splitlines()) == 1
+
+
+def test_numeric_class_is_scored_as_regression(capsys, tmp_path):
+    path = write(tmp_path / "reg.tab",
+                 "x|noise|target\n"
+                 "continuous|continuous|continuous\n"
+                 "||class\n"
+                 + "".join(f"{i}|{(i * 37) % 11}|{2 * i + 1}\n"
+                           for i in range(30)))
+    status, out, _ = run(capsys, "score", path, "--k", "3")
+    assert status == 0
+    assert "(regression)" in out.splitlines()[0]
+    assert out.splitlines()[2].split()[1] == "x"
+
+
+def test_arff_file_is_read(capsys, tmp_path):
+    path = write(tmp_path / "tiny.arff", """\
+@relation tiny
+@attribute signal {a,b}
+@attribute noise numeric
+@attribute class {yes,no}
+@data
+""" + "".join(f"{'ab'[i % 2]},{(i * 13) % 7},{['yes', 'no'][i % 2]}\n"
+              for i in range(16)))
+    status, out, _ = run(capsys, "score", path, "--k", "3",
+                         "--format", "csv")
+    assert status == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows[0]["feature"] == "signal"
+    assert float(rows[0]["weight"]) == pytest.approx(1.0)
+
+
+def test_progress_bar_goes_to_stderr(capsys, corral_file):
+    status, out, err = run(capsys, "score", corral_file, "--progress",
+                           "--format", "csv")
+    assert status == 0
+    assert "100%" in err and "[" in err and "%" not in out
+    assert err.endswith("\n")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["score", "no/such/file.tab"], "not found"),
+    (["score", "{dir}"], "No readers"),
+    (["score", "{noclass}"], "has no class variable"),
+    (["score", "{corral}", "--m", "1000"], "n_iterations must be"),
+])
+def test_bad_input_is_one_line_error_with_status_2(capsys, tmp_path,
+                                                   corral_file, argv, message):
+    noclass = write(tmp_path / "noclass.tab", "a|b\n1|2\n3|4\n")
+    argv = [arg.format(dir=tmp_path, noclass=noclass, corral=corral_file)
+            for arg in argv]
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert err.startswith("error: ") and message in err
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("option", [["--k", "0"], ["--top", "-1"],
+                                    ["--m", "many"], ["--method", "relief"],
+                                    ["--format", "xml"]])
+def test_bad_option_values_exit_2_with_one_line(capsys, corral_file, option):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["score", corral_file, *option])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and len(err.splitlines()) == 1

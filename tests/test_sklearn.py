@@ -1,0 +1,200 @@
+"""The scikit-learn selector: estimator contract, same weights as the engine,
+numpy / pandas / sparse input, and use inside a Pipeline."""
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.model_selection import cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import Pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from orangecontrib.relief import ReliefWarning, relieff
+from orangecontrib.relief.sklearn import ReliefFSelector
+
+
+@pytest.mark.filterwarnings("ignore::orangecontrib.relief.ReliefWarning")
+@parametrize_with_checks([ReliefFSelector(),
+                          ReliefFSelector(variant="pdrelieff", k_nearest=3)])
+def test_sklearn_estimator_checks(estimator, check):
+    # every check passes: no expected_failed_checks are needed
+    check(estimator)
+
+
+def xor_data(n=120, n_noise=8, seed=1):
+    """Class = x0 xor x1 (thresholded at 0.5) plus uniform noise features:
+    relevant only together, so a univariate filter cannot find them."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 2 + n_noise))
+    y = ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5)).astype(int)
+    return X, y
+
+
+def test_weights_are_the_engines():
+    X, y = xor_data()
+    labels = np.array(["no", "yes"])[y]
+    selector = ReliefFSelector(variant="drelieff", k_nearest=5,
+                               random_state=3).fit(X, labels)
+    expected = relieff(X, y, np.zeros(X.shape[1], bool), variant="drelieff",
+                       k_nearest=5, random_state=3).weights
+    assert_allclose(selector.feature_importances_, expected, rtol=0,
+                    atol=1e-12)
+    assert_array_equal(selector.classes_, ["no", "yes"])
+    assert not selector.regression_
+    assert selector.n_iterations_ == len(y)
+
+
+def test_missing_values_are_relief_d_like_the_engine():
+    X, y = xor_data(n=80, n_noise=3)
+    X[np.random.default_rng(5).random(X.shape) < 0.1] = np.nan
+    selector = ReliefFSelector(k_nearest=5).fit(X, y)
+    expected = relieff(X, y, k_nearest=5).weights
+    assert not np.isnan(expected).any()
+    assert_allclose(selector.feature_importances_, expected, atol=1e-12)
+    assert np.isnan(selector.transform(X)).any()
+
+
+def test_finds_the_xor_features_and_transforms():
+    X, y = xor_data()
+    selector = ReliefFSelector(n_features_to_select=2).fit(X, y)
+    assert_array_equal(np.flatnonzero(selector.get_support()), [0, 1])
+    assert set(selector.ranking_[:2]) == {1, 2}
+    assert_array_equal(selector.transform(X), X[:, :2])
+    assert_array_equal(selector.get_feature_names_out(), ["x0", "x1"])
+
+
+def test_continuous_target_is_rrelieff():
+    rng = np.random.default_rng(0)
+    X = rng.random((80, 4))
+    y = 3 * X[:, 2] + 0.1 * rng.random(80)
+    selector = ReliefFSelector(k_nearest=7).fit(X, (y > 1.5).astype(int))
+    assert not selector.regression_
+    selector.fit(X, y)
+    assert selector.regression_
+    assert not hasattr(selector, "classes_")
+    expected = relieff(X, y, regression=True, k_nearest=7).weights
+    assert_allclose(selector.feature_importances_, expected, atol=1e-12)
+    assert selector.ranking_[2] == 1
+
+
+def test_pandas_auto_treats_categorical_and_text_as_nominal():
+    rng = np.random.default_rng(2)
+    n = 90
+    colour = rng.choice(["red", "green", "blue"], n).astype(object)
+    colour[5] = None
+    size = pd.Categorical(rng.choice(["S", "M", "L"], n))
+    noise = rng.random(n)
+    y = np.where(colour == "red", "a", "b")
+    frame = pd.DataFrame({"noise": noise, "colour": colour, "size": size,
+                          "x": rng.random(n) + (y == "a")})
+    selector = ReliefFSelector(n_features_to_select=2, k_nearest=5)
+    selector.fit(frame, y)
+
+    assert_array_equal(selector.nominal_, [False, True, True, False])
+    assert_array_equal(selector.feature_names_in_,
+                       ["noise", "colour", "size", "x"])
+    codes = {"red": 0, "green": 1, "blue": 2}
+    X = np.column_stack([
+        noise, [codes.get(c, np.nan) for c in colour], size.codes, frame.x])
+    expected = relieff(X, (y == "b").astype(int),
+                       np.array([False, True, True, False]),
+                       k_nearest=5).weights
+    assert_allclose(selector.feature_importances_, expected, atol=1e-12)
+    assert_array_equal(selector.get_feature_names_out(), ["colour", "x"])
+    kept = selector.transform(frame)
+    assert kept.shape == (n, 2)
+    assert list(kept[:3, 0]) == list(colour[:3])
+
+
+def test_explicit_discrete_features_mask_indices_and_values():
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 3, size=(60, 3)).astype(float)
+    y = (X[:, 0] == 1).astype(int)
+    codes = relieff(X, y, np.array([True, True, False]), k_nearest=4).weights
+    by_mask = ReliefFSelector(k_nearest=4, discrete_features=np.array(
+        [True, True, False])).fit(X, y)
+    by_index = ReliefFSelector(k_nearest=4, discrete_features=[0, 1]).fit(X, y)
+    assert_allclose(by_mask.feature_importances_, codes, atol=1e-12)
+    assert_allclose(by_index.feature_importances_, codes, atol=1e-12)
+    # nominal values need not be codes: only equality counts
+    relabelled = X.copy()
+    relabelled[:, :2] = np.array([-5.0, 10.0, 2.5])[X[:, :2].astype(int)]
+    other = ReliefFSelector(k_nearest=4, discrete_features=[0, 1])
+    assert_allclose(other.fit(relabelled, y).feature_importances_, codes,
+                    atol=1e-12)
+    # True makes the numeric third column nominal too: a different weight
+    all_nominal = ReliefFSelector(k_nearest=4, discrete_features=True)
+    assert_array_equal(all_nominal.fit(X, y).nominal_, [True] * 3)
+
+
+def test_sparse_input_gives_the_dense_weights():
+    X, y = xor_data(n=80, n_noise=3)
+    X[X < 0.3] = 0
+    dense = ReliefFSelector(k_nearest=5).fit(X, y).feature_importances_
+    sparse = ReliefFSelector(k_nearest=5).fit(sp.csr_matrix(X), y)
+    assert_allclose(sparse.feature_importances_, dense, atol=1e-12)
+    assert sp.issparse(sparse.transform(sp.csr_matrix(X)))
+
+
+def test_nan_weights_rank_last():
+    X, y = xor_data(n=60, n_noise=2)
+    X[:, 0] = np.nan
+    with pytest.warns(ReliefWarning, match="no known value"):
+        selector = ReliefFSelector(n_features_to_select=3).fit(X, y)
+    assert np.isnan(selector.feature_importances_[0])
+    assert selector.ranking_[0] == 4
+    assert_array_equal(selector.get_support(), [False, True, True, True])
+
+
+@pytest.mark.parametrize("k, expected", [(None, 5), (3, 3), (0.25, 2),
+                                         (1.0, 10), (0.01, 1)])
+def test_n_features_to_select(k, expected):
+    X, y = xor_data()
+    selector = ReliefFSelector(n_features_to_select=k).fit(X, y)
+    assert selector.n_features_to_select_ == expected
+    assert selector.get_support().sum() == expected
+
+
+def test_n_features_to_select_above_n_features_keeps_all_with_warning():
+    X, y = xor_data(n_noise=1)
+    with pytest.warns(UserWarning, match="all are selected"):
+        selector = ReliefFSelector(n_features_to_select=10).fit(X, y)
+    assert selector.get_support().all()
+
+
+@pytest.mark.parametrize("params, message", [
+    (dict(n_features_to_select=0), "at least 1"),
+    (dict(n_features_to_select=1.5), r"in \(0, 1\]"),
+    (dict(n_features_to_select="all"), "must be None"),
+    (dict(discrete_features="yes"), "discrete_features must be"),
+    (dict(discrete_features=[True, False]), "one flag per feature"),
+    (dict(discrete_features=[12]), "outside"),
+    (dict(variant="relief"), "variant must be one of"),
+    (dict(k_nearest=0), "k_nearest"),
+])
+def test_bad_parameters_raise_value_error(params, message):
+    X, y = xor_data(n_noise=1)
+    with pytest.raises(ValueError, match=message):
+        ReliefFSelector(**params).fit(X, y)
+
+
+def test_text_column_not_marked_discrete_is_an_error():
+    frame = pd.DataFrame({"a": ["x", "y"] * 10, "b": np.arange(20.0)})
+    with pytest.raises(ValueError, match="Column 'a' holds text"):
+        ReliefFSelector(discrete_features=False).fit(frame, [0, 1] * 10)
+
+
+def test_pipeline_in_cross_val_score():
+    X, y = xor_data(n=200, n_noise=12)
+    knn = KNeighborsClassifier(n_neighbors=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")     # no ReliefWarning on this data
+        selected = cross_val_score(
+            Pipeline([("relief", ReliefFSelector(n_features_to_select=2)),
+                      ("knn", knn)]), X, y, cv=4)
+    everything = cross_val_score(knn, X, y, cv=4)
+    assert selected.mean() > 0.9
+    assert selected.mean() > everything.mean() + 0.2

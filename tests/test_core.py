@@ -9,7 +9,7 @@ import pytest
 from Orange.data import Table
 
 from orangecontrib.relief.core import (ReliefWarning, default_T,
-                                       distance_weights, relieff)
+                                       distance_weights, ranking, relieff)
 from reference import reference_relief
 
 DATA = Path(__file__).parent / "data"
@@ -215,6 +215,11 @@ def test_feedback_steps_1_2_3(variant):
     np.testing.assert_allclose(W3, [0.2 / 3, 0.1 / 3], atol=1e-15)
     plain = relieff(data[:, :2], data[:, 2], k_nearest=1, trace_every=1)
     np.testing.assert_allclose(plain.trace[1], [-0.15, 0.35], atol=1e-15)
+
+
+def test_ranking_best_first_ties_in_order_nan_last():
+    assert ranking([0.1, np.nan, 0.3, 0.1, -0.2]).tolist() == [2, 0, 3, 4, 1]
+    assert ranking([]).tolist() == []
 
 
 def test_distance_weights_rules():

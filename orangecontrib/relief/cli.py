@@ -13,6 +13,7 @@ import sys
 import time
 import warnings
 
+from orangecontrib.relief.core import ranking as core_ranking
 from orangecontrib.relief.datasets import corral
 from orangecontrib.relief.scoring import DReliefF, PDReliefF, ReliefF
 
@@ -53,11 +54,8 @@ def demo(args):
 def ranking(weights, names):
     """(rank, feature, weight) rows, largest weight first, NaN last; ties
     keep the file's column order."""
-    order = sorted(range(len(names)), key=lambda i: (
-        math.isnan(weights[i]), -weights[i] if not math.isnan(weights[i])
-        else 0.0))
     return [(rank, names[i], float(weights[i]))
-            for rank, i in enumerate(order, start=1)]
+            for rank, i in enumerate(core_ranking(weights), start=1)]
 
 
 class ProgressBar:

@@ -27,7 +27,7 @@ from sklearn.preprocessing import LabelEncoder
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from .core import relieff
+from .core import ranking, relieff
 
 try:
     from sklearn.utils.validation import validate_data
@@ -262,8 +262,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         self.feature_importances_ = result.weights
         self.n_iterations_ = result.n_iterations
         self.nominal_ = nominal
-        order = np.argsort(-np.nan_to_num(result.weights, nan=-np.inf),
-                           kind="stable")
+        order = ranking(result.weights)
         self.ranking_ = np.empty(len(order), dtype=np.int64)
         self.ranking_[order] = np.arange(1, len(order) + 1)
         self.n_features_to_select_ = self._n_selected(X.shape[1])

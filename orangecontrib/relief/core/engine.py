@@ -58,6 +58,14 @@ class ReliefResult:
     n_dropped: int
 
 
+def ranking(weights):
+    """Feature indices from the largest weight down; ties keep the features'
+    order and NaN weights (features with no known value) come last."""
+    weights = np.asarray(weights, dtype=float)
+    return np.argsort(-np.where(np.isnan(weights), -np.inf, weights),
+                      kind="stable")
+
+
 def default_T(m):
     """T = 2 / ln(m), the seed's choice that makes f(w, m) independent of m."""
     return 2.0 / math.log(m) if m > 1 else math.inf

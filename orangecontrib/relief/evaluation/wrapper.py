@@ -7,6 +7,8 @@ import numpy as np
 from Orange.data import DiscreteVariable, Domain
 from sklearn.model_selection import StratifiedKFold
 
+from ..core import ranking
+
 __all__ = ["wrapper_curve", "WrapperCurve", "PROTOCOLS"]
 
 PROTOCOLS = ("honest", "paper")
@@ -65,8 +67,7 @@ def _order(scorer, data):
         raise ValueError(f"{_scorer_name(scorer)} returned {len(weights)} weights for "
                          f"{len(data.domain.attributes)} features: a scorer must give one "
                          f"weight per feature.")
-    weights = np.where(np.isnan(weights), -np.inf, weights)
-    return np.argsort(-weights, kind="stable")
+    return ranking(weights)
 
 
 def wrapper_curve(data, scorers, learner=None, folds=5, protocol="honest",

@@ -194,24 +194,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     a = prep.used.shape[0]
     width = 1 + 2 * a if regression else a
 
-    degenerate = a == 0
-    if not regression and np.count_nonzero(prep.class_counts) < 2:
-        warnings.warn("The data has only one class value; all weights are 0.",
-                      ReliefWarning, stacklevel=2)
-        degenerate = True
-    if regression and np.all(prep.target == 0):
-        warnings.warn("The target is constant; all weights are 0.",
-                      ReliefWarning, stacklevel=2)
-        degenerate = True
-    if not regression and not degenerate:
-        small = [c for c, count in enumerate(prep.class_counts)
-                 if 0 < count <= k_nearest]
-        if small:
-            warnings.warn(
-                f"k_nearest={k_nearest} is not smaller than class(es) "
-                f"{small} (sizes {prep.class_counts[small].tolist()}); such a "
-                "class contributes all its instances.", ReliefWarning,
-                stacklevel=2)
+    degenerate = a == 0 or _nothing_to_learn(prep, regression, k_nearest)
 
     steps, points = [], []
     if degenerate:
@@ -248,19 +231,10 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                 rows = order[done:done + batch]
                 started = time.perf_counter()
                 if variant_code == kernels.VARIANT_RELIEFF:
-                    upd = np.zeros((len(rows), width))
-                    # chunks of whole blocks of four rows, one per thread
-                    bounds = np.linspace(0, len(rows) / 4, n_threads + 1)
-                    bounds = np.minimum(4 * np.round(bounds).astype(int),
-                                        len(rows))
-                    bounds[-1] = len(rows)
-                    futures = [pool.submit(
-                        kernels.relief_rows, rows[lo:hi], data, prep.sp,
+                    upd = _relieff_in_threads(
+                        pool, n_threads, rows, width, data, prep.sp,
                         prep.sparse, rule, n_groups, target, regression,
-                        block, tile, upd[lo:hi])
-                        for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-                    for future in futures:
-                        future.result()
+                        block, tile)
                     total = _accumulate(upd, total, done, trace_every, steps,
                                         points, regression)
                 else:
@@ -296,6 +270,44 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         trace_steps=np.array(steps, dtype=np.int64) if trace_every else None,
         n_iterations=m, T=T_used, regression=bool(regression),
         n_dropped=prep.n_dropped)
+
+
+def _nothing_to_learn(prep, regression, k_nearest):
+    """Warn about data with a defined but trivial result (True: all weights
+    are 0) and about classes not bigger than k."""
+    if not regression and np.count_nonzero(prep.class_counts) < 2:
+        warnings.warn("The data has only one class value; all weights are 0.",
+                      ReliefWarning, stacklevel=3)
+        return True
+    if regression and np.all(prep.target == 0):
+        warnings.warn("The target is constant; all weights are 0.",
+                      ReliefWarning, stacklevel=3)
+        return True
+    if not regression:
+        small = [c for c, count in enumerate(prep.class_counts)
+                 if 0 < count <= k_nearest]
+        if small:
+            warnings.warn(
+                f"k_nearest={k_nearest} is not smaller than class(es) "
+                f"{small} (sizes {prep.class_counts[small].tolist()}); such a "
+                "class contributes all its instances.", ReliefWarning,
+                stacklevel=3)
+    return False
+
+
+def _relieff_in_threads(pool, n_threads, rows, width, *kernel_args):
+    """ReliefF's updates for ``rows``: one chunk of whole blocks of four rows
+    per thread, each chunk visited by ``kernels.relief_rows``."""
+    upd = np.zeros((len(rows), width))
+    bounds = np.linspace(0, len(rows) / 4, n_threads + 1)
+    bounds = np.minimum(4 * np.round(bounds).astype(int), len(rows))
+    bounds[-1] = len(rows)
+    futures = [pool.submit(kernels.relief_rows, rows[lo:hi], *kernel_args,
+                           upd[lo:hi])
+               for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    for future in futures:
+        future.result()
+    return upd
 
 
 def _accumulate(upd, total, done, trace_every, steps, points, regression):

@@ -476,6 +476,9 @@ def test_trace_progress_and_cancel():
     result = relieff(X, y, nominal, trace_every=7, progress=seen.append)
     assert result.trace_steps.tolist() == [7, 14, 21, 28, 35, 42, 49, 50]
     np.testing.assert_allclose(result.trace[-1], result.weights)
+    # asking for a trace does not change the sums
+    np.testing.assert_array_equal(relieff(X, y, nominal).weights,
+                                  result.weights)
     assert seen[-1] == 1.0 and all(np.diff(seen) > 0)
     # the trace is the estimate of a run that stopped there: the first t
     # instances of the visiting order are those of a run with m = t

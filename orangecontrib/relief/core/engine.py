@@ -24,6 +24,8 @@ MISSES = ("per_class", "any")
 # times a second on any machine; the first call does FIRST_BATCH_TERMS terms.
 BATCH_SECONDS = 0.1
 FIRST_BATCH_TERMS = 20_000_000
+# ...and holds at most this many bytes of per-instance updates (wide data).
+BATCH_BYTES = 16_000_000
 
 
 @dataclass
@@ -71,6 +73,13 @@ def default_T(m):
     return 2.0 / math.log(m) if m > 1 else math.inf
 
 
+def _n_threads(n_jobs):
+    """The number of threads ``n_jobs`` asks for (None or -1: all cores)."""
+    if n_jobs is None or n_jobs < 0:
+        return numba.config.NUMBA_NUM_THREADS
+    return min(int(n_jobs), numba.config.NUMBA_NUM_THREADS)
+
+
 @contextmanager
 def _threads(n_jobs):
     """The number of threads to use (numba's for the parallel loops too)."""
@@ -78,8 +87,7 @@ def _threads(n_jobs):
         yield numba.get_num_threads()
         return
     old = numba.get_num_threads()
-    wanted = numba.config.NUMBA_NUM_THREADS if n_jobs < 0 else \
-        min(int(n_jobs), numba.config.NUMBA_NUM_THREADS)
+    wanted = _n_threads(n_jobs)
     numba.set_num_threads(wanted)
     try:
         yield wanted
@@ -219,7 +227,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                 prep.missing.as_tuple())
         rule = (mode, k_nearest, rank_weights, class_factor)
         row_terms = n * max(a, 1)
-        batch = max(1, FIRST_BATCH_TERMS // row_terms)
+        max_batch = max(4 * _n_threads(n_jobs), BATCH_BYTES // (8 * width))
+        batch = max(1, min(max_batch, FIRST_BATCH_TERMS // row_terms))
         block = 4 * max(1, min(kernels.BLOCK_ROWS,
                                kernels.BLOCK_BYTES // (8 * n)) // 4)
         tile = max(16, kernels.TILE_BYTES // (8 * max(a, 1)))
@@ -254,7 +263,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                 if progress is not None:
                     progress(done / m)
                 elapsed = time.perf_counter() - started
-                batch = max(1, min(4 * batch, int(
+                batch = max(1, min(4 * batch, max_batch, int(
                     len(rows) * BATCH_SECONDS / max(elapsed, 1e-6))))
 
     final = np.zeros(a)
@@ -313,16 +322,19 @@ def _relieff_in_threads(pool, n_threads, rows, width, *kernel_args):
 def _accumulate(upd, total, done, trace_every, steps, points, regression):
     """Add the visits' updates to ``total`` in visiting order (so the result
     does not depend on threads or batches) and record trace points."""
+    if not trace_every:
+        for row in upd:
+            total += row
+        return total
     upd[0] += total
     running = np.cumsum(upd, axis=0)
     a = (upd.shape[1] - 1) // 2 if regression else upd.shape[1]
-    if trace_every:
-        for t in range((done // trace_every + 1) * trace_every,
-                       done + len(upd) + 1, trace_every):
-            point = np.empty(a)
-            kernels.estimate(running[t - done - 1], t, regression, point)
-            steps.append(t)
-            points.append(point)
+    for t in range((done // trace_every + 1) * trace_every,
+                   done + len(upd) + 1, trace_every):
+        point = np.empty(a)
+        kernels.estimate(running[t - done - 1], t, regression, point)
+        steps.append(t)
+        points.append(point)
     return running[-1].copy()
 
 

@@ -272,9 +272,20 @@ class ReliefWidgetTests:
         with data.unlocked():
             data.X = sp.csr_matrix(data.X)
         self.send_and_wait(data)
-        self.assertTrue(self.widget.Warning.sparse_data.is_shown())
+        self.assertTrue(self.widget.Information.sparse_data.is_shown())
         np.testing.assert_allclose(self.weights_out(), self.SCORER()(self.data),
                                    rtol=1e-12)
+        # the widget hands the sparse matrix to the engine as it is
+        from orangecontrib.relief import scoring
+        seen = []
+
+        def spy(X, *args, **kwargs):
+            seen.append(sp.issparse(X))
+            return real(X, *args, **kwargs)
+        real = scoring.relieff
+        with patch.object(scoring, "relieff", spy):
+            self.send_and_wait(data)
+        self.assertEqual(seen, [True])
 
     def test_scorer_value_error_is_shown(self):
         self.send_and_wait(self.data)

@@ -180,12 +180,13 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         sample_too_large = Msg(
             "The sample size m = {} exceeds the {} instances with a known "
             "target; all instances are visited.")
-        sparse_data = Msg("Sparse data was converted to dense for scoring.")
         scorer_warning = Msg("{}")
 
     class Information(OWWidget.Information):
         regression = Msg("Numeric target: weights use the regression "
                          "form (RReliefF).")
+        sparse_data = Msg("Sparse data: entries that are not stored are "
+                          "zeros, and count as values.")
         missing_values = Msg(
             "{} missing feature values, handled as expected differences "
             "(RELIEF-D).")
@@ -415,7 +416,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.Error.too_few_instances.clear()
         self.Warning.k_larger_than_class.clear()
         self.Warning.sample_too_large.clear()
-        self.Warning.sparse_data.clear()
+        self.Information.sparse_data.clear()
         self.Information.regression.clear()
         self.Information.missing_values.clear()
         self.Information.missing_target.clear()
@@ -436,12 +437,13 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         if n_known < 2:
             self.Error.too_few_instances()
             return None
-        if sp.issparse(data.X):
-            self.Warning.sparse_data()
-            data = data.to_dense()
         if n_known < len(data):
             self.Information.missing_target(len(data) - n_known)
-        n_missing = int(np.isnan(data.X[known]).sum())
+        if sp.issparse(data.X):     # scored as it is: memory ~ stored entries
+            self.Information.sparse_data()
+            n_missing = int(np.isnan(data.X[known].data).sum())
+        else:
+            n_missing = int(np.isnan(data.X[known]).sum())
         if n_missing:
             self.Information.missing_values(n_missing)
         regression = domain.class_var.is_continuous

@@ -314,6 +314,61 @@ def test_blocking_and_tiling_do_not_change_the_weights(monkeypatch):
         np.testing.assert_allclose(w, reference, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("variant", ["relieff", "drelieff", "pdrelieff"])
+def test_float32_screen_chooses_the_float64_neighbours(variant, monkeypatch):
+    """Distances that differ by ~1e-9 (more than TIE_RTOL) are equal in
+    float32: the screen must still pick the float64 neighbours."""
+    from orangecontrib.relief.core import engine
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 4, (48, 5)) + 1e-8 * rng.random((48, 5))
+    y = rng.integers(0, 2, 48).astype(float)
+    nominal = np.zeros(5, bool)
+    expected = reference_relief(X, y, nominal, variant=variant, k=3)
+    # the test can fail: float32-rounded data choose other neighbours
+    rounded = reference_relief(X.astype(np.float32), y, nominal,
+                               variant=variant, k=3)
+    assert np.abs(rounded - expected).max() > 1e-3
+    prep = engine.prepare(X, y, nominal, False)
+    assert engine._screening_copy(prep).dtype == np.float32
+    assert engine._screening_copy(prep).shape == X.shape
+    for n_jobs in (1, 2):
+        w = relieff(X, y, nominal, variant=variant, k_nearest=3,
+                    n_jobs=n_jobs).weights
+        np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
+    monkeypatch.setattr(engine, "SCREEN_MAX_FEATURES", 0)    # screen off
+    w = relieff(X, y, nominal, variant=variant, k_nearest=3).weights
+    np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_screen_error_bound_holds(weighted):
+    """|D~ - D| <= c + gamma D~ for float32 screening distances (kernels.
+    screen_bound), on values spread over many binades."""
+    from orangecontrib.relief.core import engine, kernels
+    rng = np.random.default_rng(5)
+    n, a = 64, 300
+    prep = engine.prepare(rng.random((n, a)) ** 8, rng.integers(0, 2, n),
+                          np.zeros(a, bool), False)       # many tiny values
+    num, nom, num32 = prep.num, prep.nom, engine._screening_copy(prep)
+    w = rng.random(a) if weighted else np.ones(a)
+    w32 = w.astype(np.float32)
+    exact = np.empty(n)
+    screened = np.empty((4, n))
+    rows = np.arange(4)
+    if not weighted:
+        kernels._distances_tiled(rows, num32, nom, screened, 16)
+    for i in rows:
+        if weighted:
+            kernels._distances(i, num32, nom, w32, True, False, prep.group,
+                               prep.missing.as_tuple(), screened[i], 0, n)
+        for j in range(n):
+            exact[j] = kernels._exact_distance(i, j, num, nom, w, weighted)
+        c_err, gamma = kernels.screen_bound(num, w, weighted)
+        error = np.abs(screened[i] - exact)
+        assert np.all(error <= c_err + gamma * screened[i])
+        assert error.max() > 0          # float32 did round
+
+
 def test_rescaling_a_numeric_feature_changes_nothing():
     rng = np.random.default_rng(2)
     X = rng.random((60, 4))

@@ -94,8 +94,8 @@ def _l1(x, y):
 
 
 @njit(**_FAST)
-def _l1_weighted(x, y, w):
-    s = 0.0
+def _l1_weighted(x, y, w, zero):
+    s = zero
     for f in range(x.shape[0]):
         s += w[f] * abs(x[f] - y[f])
     return s
@@ -123,6 +123,7 @@ def _distances(r, num, nom, w, weighted, has_missing, group, mt, out, j0, j1):
     a_num, a_nom = num.shape[1], nom.shape[1]
     xr, cr, gr = num[r], nom[r], group[r]
     w_num, w_nom = w[:a_num], w[a_num:]
+    zero = np.zeros(1, w.dtype)[0]
     for j in range(j0, j1):
         xj, cj = num[j], nom[j]
         if has_missing:
@@ -135,36 +136,96 @@ def _distances(r, num, nom, w, weighted, has_missing, group, mt, out, j0, j1):
                 d = _nom_diff(g, cr[g], cj[g], gr, gj, mt)
                 s += w[a_num + g] * d if weighted else d
         elif weighted:
-            s = _l1_weighted(xr, xj, w_num) + _mismatches_weighted(cr, cj,
-                                                                   w_nom)
+            s = (_l1_weighted(xr, xj, w_num, zero)
+                 + _mismatches_weighted(cr, cj, w_nom))
         else:
             s = _l1(xr, xj) + _mismatches(cr, cj)
         out[j] = s
 
 
 @njit(**_FAST)
-def _distances_block4(rows, num, nom, out, j0, j1):
-    """out[i, j] = plain distance from rows[i] (i < 4) to rows j in [j0, j1):
-    each row j is read once for four visited rows."""
+def _distances_block4(rows, num, nom, zero, out, j0, j1):
+    """out[i, j] = plain distance from rows[i] (i < 4) to rows j in [j0, j1).
+
+    A 4 x 4 register tile: four visited rows against four other rows at a
+    time, so every value loaded is used four times (the tail of fewer than
+    four other rows goes one at a time).  The sums over numeric features
+    are in the type of ``zero`` (float32 for the screening copy)."""
     x0, x1, x2, x3 = num[rows[0]], num[rows[1]], num[rows[2]], num[rows[3]]
     c0, c1, c2, c3 = nom[rows[0]], nom[rows[1]], nom[rows[2]], nom[rows[3]]
     a_num, a_nom = num.shape[1], nom.shape[1]
-    for j in range(j0, j1):
+    j = j0
+    while j + 4 <= j1:
+        y0, y1, y2, y3 = num[j], num[j + 1], num[j + 2], num[j + 3]
+        s00 = s01 = s02 = s03 = s10 = s11 = s12 = s13 = zero
+        s20 = s21 = s22 = s23 = s30 = s31 = s32 = s33 = zero
+        for f in range(a_num):
+            v0, v1, v2, v3 = y0[f], y1[f], y2[f], y3[f]
+            u = x0[f]
+            s00 += abs(u - v0)
+            s01 += abs(u - v1)
+            s02 += abs(u - v2)
+            s03 += abs(u - v3)
+            u = x1[f]
+            s10 += abs(u - v0)
+            s11 += abs(u - v1)
+            s12 += abs(u - v2)
+            s13 += abs(u - v3)
+            u = x2[f]
+            s20 += abs(u - v0)
+            s21 += abs(u - v1)
+            s22 += abs(u - v2)
+            s23 += abs(u - v3)
+            u = x3[f]
+            s30 += abs(u - v0)
+            s31 += abs(u - v1)
+            s32 += abs(u - v2)
+            s33 += abs(u - v3)
+        m00 = m01 = m02 = m03 = m10 = m11 = m12 = m13 = 0
+        m20 = m21 = m22 = m23 = m30 = m31 = m32 = m33 = 0
+        if a_nom:
+            d0, d1, d2, d3 = nom[j], nom[j + 1], nom[j + 2], nom[j + 3]
+            for g in range(a_nom):
+                v0, v1, v2, v3 = d0[g], d1[g], d2[g], d3[g]
+                u = c0[g]
+                m00 += u != v0
+                m01 += u != v1
+                m02 += u != v2
+                m03 += u != v3
+                u = c1[g]
+                m10 += u != v0
+                m11 += u != v1
+                m12 += u != v2
+                m13 += u != v3
+                u = c2[g]
+                m20 += u != v0
+                m21 += u != v1
+                m22 += u != v2
+                m23 += u != v3
+                u = c3[g]
+                m30 += u != v0
+                m31 += u != v1
+                m32 += u != v2
+                m33 += u != v3
+        out[0, j], out[0, j + 1] = s00 + m00, s01 + m01
+        out[0, j + 2], out[0, j + 3] = s02 + m02, s03 + m03
+        out[1, j], out[1, j + 1] = s10 + m10, s11 + m11
+        out[1, j + 2], out[1, j + 3] = s12 + m12, s13 + m13
+        out[2, j], out[2, j + 1] = s20 + m20, s21 + m21
+        out[2, j + 2], out[2, j + 3] = s22 + m22, s23 + m23
+        out[3, j], out[3, j + 1] = s30 + m30, s31 + m31
+        out[3, j + 2], out[3, j + 3] = s32 + m32, s33 + m33
+        j += 4
+    for j in range(j, j1):
         xj, cj = num[j], nom[j]
-        s0 = 0.0
-        s1 = 0.0
-        s2 = 0.0
-        s3 = 0.0
+        s0 = s1 = s2 = s3 = zero
         for f in range(a_num):
             v = xj[f]
             s0 += abs(x0[f] - v)
             s1 += abs(x1[f] - v)
             s2 += abs(x2[f] - v)
             s3 += abs(x3[f] - v)
-        m0 = 0
-        m1 = 0
-        m2 = 0
-        m3 = 0
+        m0 = m1 = m2 = m3 = 0
         for g in range(a_nom):
             v = cj[g]
             m0 += c0[g] != v
@@ -186,10 +247,12 @@ def _distances_tiled(rows, num, nom, out, tile):
     read from memory once per ``len(rows)`` visited rows, not once per four.
     """
     n = num.shape[0]
+    zero = np.zeros(1, num.dtype)[0]
     for j0 in range(0, n, tile):
         j1 = min(n, j0 + tile)
         for b in range(0, rows.shape[0], 4):
-            _distances_block4(rows[b:b + 4], num, nom, out[b:b + 4], j0, j1)
+            _distances_block4(rows[b:b + 4], num, nom, zero, out[b:b + 4],
+                              j0, j1)
 
 
 @njit(parallel=True, **_JIT)
@@ -291,7 +354,41 @@ def _add_diffs_sparse(r, j, scale, indptr, indices, values, col_nominal, out,
 
 
 @njit(**_JIT)
-def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef):
+def _exact_distance(r, j, num, nom, w, weighted):
+    """The float64 distance from R to I_j (dense, no missing values)."""
+    a_num = num.shape[1]
+    if weighted:
+        return (_l1_weighted(num[r], num[j], w[:a_num], 0.0)
+                + _mismatches_weighted(nom[r], nom[j], w[a_num:]))
+    return _l1(num[r], num[j]) + _mismatches(nom[r], nom[j])
+
+
+@njit(**_JIT)
+def screen_bound(num, w, weighted):
+    """(c, gamma) with |D~ - D| <= c + gamma D~ between a float32 screening
+    distance D~ and the float64 distance D (u = 2^-24).
+
+    Unweighted (ReliefF, sums in float32): a numeric term |x - y| <= 1 is
+    off by at most 3u (both values rounded to float32, then the difference).
+    Weighted (feedback variants, float32 weights too): add u w_A for the
+    weight and u w_A for the product, also to nominal terms.  A sum of a
+    non-negative terms in any order is off by at most (a - 1) u times the
+    sum; the factor 1.1 covers second-order terms and the float64 rounding.
+    """
+    a_num, a = num.shape[1], w.shape[0]
+    u = 2.0 ** -24
+    c_err = 0.0
+    for f in range(a):
+        if weighted:
+            c_err += (5.5 if f < a_num else 2.2) * u * w[f]
+        elif f < a_num:
+            c_err += 3.3 * u
+    return c_err, 1.1 * a * (u + 2.0 ** -53)
+
+
+@njit(**_JIT)
+def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef,
+                screen):
     """R's neighbours in ``dist`` and their signed influences.
 
     Neighbour groups: hits and the misses of each other class (ReliefF), hits
@@ -302,21 +399,36 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef):
     averaged by its total influence; hits get a minus sign, misses of class C
     the factor P(C) / (1 - P(class(R))).  Writes ``chosen[i]``, ``coef[i]``
     and returns how many there are.  ``selected`` needs 2n entries.
+
+    ``screen = (on, c, gamma, num, nom, w, weighted)``: when ``on``, ``dist``
+    holds float32 screening distances D~ within c + gamma D~ of the float64
+    ones (``screen_bound``).  The thresholds are then widened so that every
+    instance the float64 distances would select stays a candidate, the
+    candidates' float64 distances are computed, and the selection is made
+    on those; so the neighbours are exactly those of the float64 distances.
     """
     mode, k, rank_weights, class_factor = rule
+    screened, c_err, gamma, num, nom, w, weighted = screen
     n = dist.shape[0]
     n_groups = heap.shape[0]
     gr = group[r]
     any_miss = mode == MODE_ANY
     counts[:] = 0
-    # pass 1: a max-heap of the k smallest distances in each group
+    # pass 1: a max-heap of the k smallest distances in each group; the hot
+    # loop only compares with the group's current k-th distance (R itself is
+    # kept out by an infinite distance)
+    dist[r] = np.inf
+    kth = np.full(n_groups, np.inf)
+    top = np.inf                # the largest k-th distance of any group
     for j in range(n):
-        g = (1 if group[j] != gr else 0) if any_miss else group[j]
         d = dist[j]
+        if not d < top:
+            continue
+        g = (1 if group[j] != gr else 0) if any_miss else group[j]
+        if not d < kth[g]:
+            continue
         c = counts[g]
         if c == k:
-            if d >= heap[g, 0] or j == r:
-                continue
             heap[g, 0] = d
             i = 0
             while True:
@@ -331,7 +443,7 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef):
                     i = big
                 else:
                     break
-        elif j != r:
+        else:
             i = c
             heap[g, i] = d
             while i > 0:
@@ -342,12 +454,22 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef):
                 else:
                     break
             counts[g] = c + 1
+        if counts[g] == k:
+            kth[g] = heap[g, 0]
+            top = kth.max()
     # pass 2: every instance within the k-th distance of its group
     threshold = np.empty(n_groups)
     widest = 0.0
     for g in range(n_groups):
-        threshold[g] = heap[g, 0] * (1 + TIE_RTOL) if counts[g] == k \
-            else np.inf
+        if counts[g] < k:
+            threshold[g] = np.inf
+        elif screened:
+            # the float64 k-th distance is at most `upper`; a D~ can exceed
+            # its float64 distance by c + gamma D~
+            upper = heap[g, 0] * (1 + gamma) + c_err
+            threshold[g] = (upper * (1 + TIE_RTOL) + c_err) / (1 - gamma)
+        else:
+            threshold[g] = heap[g, 0] * (1 + TIE_RTOL)
         widest = max(widest, threshold[g])
     n_selected = 0
     for j in range(n):
@@ -366,7 +488,8 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef):
             j = selected[q]
             if ((1 if group[j] != gr else 0) if any_miss else group[j]) == g:
                 members[m] = j
-                member_dist[m] = dist[j]
+                member_dist[m] = (_exact_distance(r, j, num, nom, w, weighted)
+                                  if screened else dist[j])
                 m += 1
         if m == 0:
             continue
@@ -377,6 +500,10 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef):
         else:
             sign = class_factor[gr, g]
         order = np.argsort(member_dist[:m])
+        if m > k:   # screened candidates beyond the float64 k-th distance
+            limit = member_dist[order[k - 1]] * (1 + TIE_RTOL)
+            while member_dist[order[m - 1]] > limit:
+                m -= 1
         norm = 0.0
         for rank in range(min(k, m)):
             norm += rank_weights[rank]
@@ -437,14 +564,16 @@ def _update(r, chosen, coef, n_chosen, data, sp, sparse, target, regression,
 
 
 @njit(**_JIT)
-def relief_rows(rows, data, sp, sparse, rule, n_groups, target, regression,
-                block, tile, upd):
+def relief_rows(rows, data, num32, sp, sparse, rule, n_groups, target,
+                regression, block, tile, upd):
     """ReliefF: upd[b] = the update of visiting rows[b] (plain distance).
 
     Releases the GIL, so callers run chunks of rows on several threads.
     Dense data without missing values: ``block`` visited rows (a multiple of
     4) share each pass over the data, walked in tiles of ``tile`` rows
-    (``_distances_tiled``); otherwise rows are visited one at a time."""
+    (``_distances_tiled``); otherwise rows are visited one at a time.
+    A non-empty ``num32`` (float32 copy of ``num``) makes the blocks compute
+    float32 screening distances (see ``_neighbours``)."""
     num, nom, has_missing, group, mt = data
     n = group.shape[0]
     k = rule[1]
@@ -452,6 +581,11 @@ def relief_rows(rows, data, sp, sparse, rule, n_groups, target, regression,
     row_base = np.empty(n)
     if sparse:
         _sparse_row_base(sp, ones, False, row_base)
+    exact = (False, 0.0, 0.0, num, nom, ones, False)
+    screened = exact
+    if num32.shape[0] > 0:
+        c_err, gamma = screen_bound(num, ones, False)
+        screened = (True, c_err, gamma, num, nom, ones, False)
     dist = np.empty((block, n))
     heap = np.empty((n_groups, k))
     counts = np.zeros(n_groups, dtype=np.int64)
@@ -461,9 +595,14 @@ def relief_rows(rows, data, sp, sparse, rule, n_groups, target, regression,
     b, end = 0, rows.shape[0]
     while b < end:
         size = 1
+        screen = exact
         if not has_missing and not sparse and end - b >= 4:
             size = min(block, (end - b) // 4 * 4)
-            _distances_tiled(rows[b:b + size], num, nom, dist, tile)
+            if screened[0]:
+                _distances_tiled(rows[b:b + size], num32, nom, dist, tile)
+                screen = screened
+            else:
+                _distances_tiled(rows[b:b + size], num, nom, dist, tile)
         elif sparse:
             _sparse_distances(rows[b], sp, ones, False, row_base, dist[0])
         else:
@@ -472,7 +611,7 @@ def relief_rows(rows, data, sp, sparse, rule, n_groups, target, regression,
         for i in range(size):
             r = rows[b + i]
             n_chosen = _neighbours(r, dist[i], group, rule, heap, counts,
-                                   selected, chosen, coef)
+                                   selected, chosen, coef, screen)
             _update(r, chosen, coef, n_chosen, data, sp, sparse, target,
                     regression, upd[b + i])
         b += size
@@ -524,14 +663,17 @@ def distance_weights(current, t, variant, T, out):
 
 
 @njit(**_JIT)
-def feedback_batch(rows, t_done, variant, T, data, sp, sparse, rule, n_groups,
-                   target, regression, n_chunks, total, trace_every, trace):
+def feedback_batch(rows, t_done, variant, T, data, num32, sp, sparse, rule,
+                   n_groups, target, regression, n_chunks, total, trace_every,
+                   trace):
     """dReliefF / pdReliefF: visit ``rows`` in order, each with distance weights
     from the estimate so far (eq. progressively_weighted_distance).
 
     ``total`` (the running sums) is updated in place; the estimate after every
     ``trace_every``-th visit goes to the next row of ``trace``.  Returns the
-    number of trace rows written.
+    number of trace rows written.  A non-empty ``num32`` makes the distances
+    float32 screening distances (float32 data and weights, see
+    ``_neighbours``), which halves the memory read per visit.
     """
     num, nom, has_missing, group, mt = data
     n = group.shape[0]
@@ -545,6 +687,7 @@ def feedback_batch(rows, t_done, variant, T, data, sp, sparse, rule, n_groups,
     coef = np.empty(2 * n)
     current = np.zeros(a)
     w = np.ones(a)
+    w32 = np.ones(a, np.float32)
     row_base = np.empty(n)
     upd = np.empty(total.shape[0])
     written = 0
@@ -554,9 +697,20 @@ def feedback_batch(rows, t_done, variant, T, data, sp, sparse, rule, n_groups,
             estimate(total, t - 1, regression, current)
         distance_weights(current, t, variant, T, w)
         r = rows[b]
+        screen = (False, 0.0, 0.0, num, nom, w, True)
         if sparse:
             _sparse_row_base(sp, w, True, row_base)
             _sparse_distances(r, sp, w, True, row_base, dist)
+        elif num32.shape[0] > 0:
+            c_err, gamma = screen_bound(num, w, True)
+            screen = (True, c_err, gamma, num, nom, w, True)
+            w32[:] = w
+            if n_chunks > 1:
+                _distances_parallel(r, num32, nom, w32, True, False, group,
+                                    mt, dist, n_chunks)
+            else:
+                _distances(r, num32, nom, w32, True, False, group, mt, dist,
+                           0, n)
         elif n_chunks > 1:
             _distances_parallel(r, num, nom, w, True, has_missing, group, mt,
                                 dist, n_chunks)
@@ -565,7 +719,7 @@ def feedback_batch(rows, t_done, variant, T, data, sp, sparse, rule, n_groups,
                        n)
         upd[:] = 0.0
         n_chosen = _neighbours(r, dist, group, rule, heap, counts, selected,
-                               chosen, coef)
+                               chosen, coef, screen)
         _update(r, chosen, coef, n_chosen, data, sp, sparse, target,
                 regression, upd)
         for i in range(total.shape[0]):

@@ -308,10 +308,16 @@ def test_blocking_and_tiling_do_not_change_the_weights(monkeypatch):
     X, y, nominal = random_problem(6, n=71, a=6, missing=0.0)
     reference = reference_relief(X, y, nominal, k=4)
     monkeypatch.setattr(kernels, "TILE_BYTES", 8 * 6 * 16)     # 16-row tiles
+    monkeypatch.setattr(kernels, "BY_FEATURE_TILE", 16)
     monkeypatch.setattr(kernels, "BLOCK_ROWS", 12)
+    numeric = np.zeros(6, bool)     # numeric data is screened by feature
+    reference_numeric = reference_relief(X, y, numeric, k=4)
     for n_jobs in (1, 2):
         w = relieff(X, y, nominal, k_nearest=4, n_jobs=n_jobs).weights
         np.testing.assert_allclose(w, reference, rtol=1e-10, atol=1e-12)
+        w = relieff(X, y, numeric, k_nearest=4, n_jobs=n_jobs).weights
+        np.testing.assert_allclose(w, reference_numeric, rtol=1e-10,
+                                   atol=1e-12)
 
 
 @pytest.mark.parametrize("variant", ["relieff", "drelieff", "pdrelieff"])
@@ -340,6 +346,21 @@ def test_float32_screen_chooses_the_float64_neighbours(variant, monkeypatch):
     np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("kinds", ["numeric", "nominal", "mixed"])
+@pytest.mark.parametrize("variant", ["relieff", "drelieff", "pdrelieff"])
+def test_screened_runs_agree_with_reference(kinds, variant):
+    """Complete data (the float32 screen is on) full of distance ties."""
+    from orangecontrib.relief.core import engine
+    X, y, nominal = random_problem(8, n=60, a=6, missing=0.0)
+    nominal[:] = {"numeric": False, "nominal": True, "mixed": nominal}[kinds]
+    X[:, nominal] = np.minimum(X[:, nominal], 2)    # codes 0..2
+    prep = engine.prepare(X, y, nominal, False)
+    assert engine._screening_copy(prep).shape[0] == 60
+    expected = reference_relief(X, y, nominal, variant=variant, k=4)
+    w = relieff(X, y, nominal, variant=variant, k_nearest=4).weights
+    np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
+
+
 @pytest.mark.parametrize("weighted", [False, True])
 def test_screen_error_bound_holds(weighted):
     """|D~ - D| <= c + gamma D~ for float32 screening distances (kernels.
@@ -355,8 +376,12 @@ def test_screen_error_bound_holds(weighted):
     exact = np.empty(n)
     screened = np.empty((4, n))
     rows = np.arange(4)
+    by_feature = np.empty((4, n))
     if not weighted:
         kernels._distances_tiled(rows, num32, nom, screened, 16)
+        kernels._distances_tiled_by_feature(
+            rows, np.ascontiguousarray(num32.T), by_feature,
+            np.empty((4, 16), np.float32))
     for i in rows:
         if weighted:
             kernels._distances(i, num32, nom, w32, True, False, prep.group,
@@ -366,6 +391,9 @@ def test_screen_error_bound_holds(weighted):
         c_err, gamma = kernels.screen_bound(num, w, weighted)
         error = np.abs(screened[i] - exact)
         assert np.all(error <= c_err + gamma * screened[i])
+        if not weighted:
+            error = np.abs(by_feature[i] - exact)
+            assert np.all(error <= c_err + gamma * by_feature[i])
         assert error.max() > 0          # float32 did round
 
 

@@ -26,7 +26,7 @@ BATCH_SECONDS = 0.1
 FIRST_BATCH_TERMS = 20_000_000
 # ...and holds at most this many bytes of per-instance updates (wide data).
 BATCH_BYTES = 16_000_000
-# Float32 screening distances (see _screening_copy) up to this many numeric
+# Float32 screening distances (see _screening_copy) up to this many
 # features; the screen's error bound, and so its candidate list, grows with it.
 SCREEN_MAX_FEATURES = 20_000
 
@@ -229,13 +229,18 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         data = (prep.num, prep.nom, prep.has_missing, prep.group,
                 prep.missing.as_tuple())
         rule = (mode, k_nearest, rank_weights, class_factor)
-        num32 = _screening_copy(prep)
+        by_feature = (variant_code == kernels.VARIANT_RELIEFF
+                      and prep.nom.shape[1] == 0
+                      and prep.num.shape[1] <= kernels.BY_FEATURE_MAX)
+        num32 = _screening_copy(prep, by_feature)
+        by_feature = by_feature and num32.shape[0] > 0
         row_terms = n * max(a, 1)
         max_batch = max(4 * _n_threads(n_jobs), BATCH_BYTES // (8 * width))
         batch = max(1, min(max_batch, FIRST_BATCH_TERMS // row_terms))
         block = 4 * max(1, min(kernels.BLOCK_ROWS,
                                kernels.BLOCK_BYTES // (8 * n)) // 4)
-        tile = max(16, kernels.TILE_BYTES // (8 * max(a, 1)))
+        tile = (kernels.BY_FEATURE_TILE if by_feature
+                else max(16, kernels.TILE_BYTES // (8 * max(a, 1))))
         total = np.zeros(width)
         with _threads(n_jobs) as n_threads, \
                 ThreadPoolExecutor(n_threads) as pool:
@@ -245,7 +250,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                 started = time.perf_counter()
                 if variant_code == kernels.VARIANT_RELIEFF:
                     upd = _relieff_in_threads(
-                        pool, n_threads, rows, width, data, num32, prep.sp,
+                        pool, n_threads, rows, width, data, num32,
+                        by_feature, prep.sp,
                         prep.sparse, rule, n_groups, target, regression,
                         block, tile)
                     total = _accumulate(upd, total, done, trace_every, steps,
@@ -308,18 +314,22 @@ def _nothing_to_learn(prep, regression, k_nearest):
     return False
 
 
-def _screening_copy(prep):
-    """A float32 copy of the numeric data for screening distances, or an
-    empty array where it does not apply (sparse data, missing values, no or
-    very many numeric features: the error bound grows with their number).
+def _screening_copy(prep, by_feature=False):
+    """A float32 copy of the numeric data for screening distances (n x 0 for
+    nominal data, whose weighted distances then sum in float32), or an empty
+    array where it does not apply (sparse data, missing values, very many
+    features: the error bound grows with their number).
 
     Float32 halves the bytes read per distance term and doubles the SIMD
     width; the neighbours are still chosen by float64 distances
-    (``kernels._neighbours``), so the weights are unchanged.
+    (``kernels._neighbours``), so the weights are unchanged.  With
+    ``by_feature`` the copy is stored feature by feature (a x n).
     """
-    a_num = prep.num.shape[1]
-    if prep.sparse or prep.has_missing or not 0 < a_num <= SCREEN_MAX_FEATURES:
+    if (prep.sparse or prep.has_missing
+            or prep.used.shape[0] > SCREEN_MAX_FEATURES):
         return np.zeros((0, 0), np.float32)
+    if by_feature:
+        return np.ascontiguousarray(prep.num.T, dtype=np.float32)
     return prep.num.astype(np.float32)
 
 

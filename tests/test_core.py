@@ -341,6 +341,10 @@ def test_float32_screen_chooses_the_float64_neighbours(variant, monkeypatch):
         w = relieff(X, y, nominal, variant=variant, k_nearest=3,
                     n_jobs=n_jobs).weights
         np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
+    if variant != "relieff":            # the uint16 screen
+        monkeypatch.setattr(engine, "QUANTISED_MIN_BYTES", 0)
+        w = relieff(X, y, nominal, variant=variant, k_nearest=3).weights
+        np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
     monkeypatch.setattr(engine, "SCREEN_MAX_FEATURES", 0)    # screen off
     w = relieff(X, y, nominal, variant=variant, k_nearest=3).weights
     np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
@@ -348,7 +352,7 @@ def test_float32_screen_chooses_the_float64_neighbours(variant, monkeypatch):
 
 @pytest.mark.parametrize("kinds", ["numeric", "nominal", "mixed"])
 @pytest.mark.parametrize("variant", ["relieff", "drelieff", "pdrelieff"])
-def test_screened_runs_agree_with_reference(kinds, variant):
+def test_screened_runs_agree_with_reference(kinds, variant, monkeypatch):
     """Complete data (the float32 screen is on) full of distance ties."""
     from orangecontrib.relief.core import engine
     X, y, nominal = random_problem(8, n=60, a=6, missing=0.0)
@@ -359,42 +363,61 @@ def test_screened_runs_agree_with_reference(kinds, variant):
     expected = reference_relief(X, y, nominal, variant=variant, k=4)
     w = relieff(X, y, nominal, variant=variant, k_nearest=4).weights
     np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
+    monkeypatch.setattr(engine, "QUANTISED_MIN_BYTES", 0)   # uint16 screen
+    w = relieff(X, y, nominal, variant=variant, k_nearest=4).weights
+    np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
 
 
-@pytest.mark.parametrize("weighted", [False, True])
-def test_screen_error_bound_holds(weighted):
-    """|D~ - D| <= c + gamma D~ for float32 screening distances (kernels.
-    screen_bound), on values spread over many binades."""
+@pytest.mark.parametrize("copy", ["float32", "float32 weighted",
+                                  "uint16 weighted"])
+def test_screen_error_bound_holds(copy):
+    """|D~ - D| <= c + gamma D~ for the screening distances (kernels.
+    screen_bound), on values spread over many binades, with nominal
+    features too."""
     from orangecontrib.relief.core import engine, kernels
     rng = np.random.default_rng(5)
     n, a = 64, 300
-    prep = engine.prepare(rng.random((n, a)) ** 8, rng.integers(0, 2, n),
-                          np.zeros(a, bool), False)       # many tiny values
-    num, nom, num32 = prep.num, prep.nom, engine._screening_copy(prep)
+    nominal = np.arange(a) >= 250
+    X = np.where(nominal, rng.integers(0, 3, (n, a)), rng.random((n, a)) ** 8)
+    weighted = copy != "float32"
+    unit = 1 / 65535 if copy.startswith("uint16") else 0.0
+    if unit:    # every value 0.49 steps off the grid, all pairs one way
+        X[:4, :250] = (rng.integers(40000, 65000, (4, 250)) + 0.49) * unit
+        X[4:, :250] = (rng.integers(1000, 30000, (60, 250)) - 0.49) * unit
+        X[-2, :250], X[-1, :250] = 0.0, 1.0         # range exactly [0, 1]
+    prep = engine.prepare(X, rng.integers(0, 2, n), nominal, False)
+    num, nom = prep.num, prep.nom
+    screen_copy = (engine._quantised_copy(prep) if unit
+                   else engine._screening_copy(prep))
     w = rng.random(a) if weighted else np.ones(a)
-    w32 = w.astype(np.float32)
+    w32 = np.where(np.arange(a) < 250, w * (unit or 1), w).astype(np.float32)
     exact = np.empty(n)
     screened = np.empty((4, n))
     rows = np.arange(4)
     by_feature = np.empty((4, n))
     if not weighted:
-        kernels._distances_tiled(rows, num32, nom, screened, 16)
-        kernels._distances_tiled_by_feature(
-            rows, np.ascontiguousarray(num32.T), by_feature,
-            np.empty((4, 16), np.float32))
+        kernels._distances_tiled(rows, screen_copy, nom, screened, 16)
+        numeric = np.ascontiguousarray(screen_copy.T)    # nominal left out
+        kernels._distances_tiled_by_feature(rows, numeric, by_feature,
+                                            np.empty((4, 16), np.float32))
     for i in rows:
         if weighted:
-            kernels._distances(i, num32, nom, w32, True, False, prep.group,
-                               prep.missing.as_tuple(), screened[i], 0, n)
+            kernels._screen_distances(i, screen_copy, nom, w32, screened[i],
+                                      0, n)
         for j in range(n):
             exact[j] = kernels._exact_distance(i, j, num, nom, w, weighted)
-        c_err, gamma = kernels.screen_bound(num, w, weighted)
+        c_err, gamma = kernels.screen_bound(num, w, weighted, unit)
         error = np.abs(screened[i] - exact)
         assert np.all(error <= c_err + gamma * screened[i])
-        if not weighted:
-            error = np.abs(by_feature[i] - exact)
-            assert np.all(error <= c_err + gamma * by_feature[i])
         assert error.max() > 0          # float32 did round
+        if unit:    # the rounding to uint16 steps needs its term of c
+            c_without = c_err - 1.1 * unit * w[:250].sum()
+            assert np.any(error > c_without + gamma * screened[i])
+        if not weighted:
+            numeric_only = exact - np.array(
+                [np.count_nonzero(nom[i] != nom[j]) for j in range(n)])
+            error = np.abs(by_feature[i] - numeric_only)
+            assert np.all(error <= c_err + gamma * by_feature[i])
 
 
 def test_rescaling_a_numeric_feature_changes_nothing():

@@ -305,6 +305,37 @@ def _distances_tiled_by_feature(rows, num_t, out, acc):
                                          j0, j1, acc)
 
 
+@njit(**_FAST)
+def _l1_weighted_float32(x, y, w):
+    """sum_A w_A |x_A - y_A| in float32, for a float32 or a uint16 copy."""
+    s = np.float32(0)
+    for f in range(x.shape[0]):
+        s += w[f] * abs(np.float32(x[f]) - np.float32(y[f]))
+    return s
+
+
+@njit(**_JIT)
+def _screen_distances(r, copy, nom, w32, out, j0, j1):
+    """Weighted screening distances from R to rows [j0, j1) of the float32
+    or uint16 screening copy of the numeric data (dense, nothing missing);
+    ``w32`` holds the numeric weights times the copy's unit, then the
+    nominal weights."""
+    a_num = copy.shape[1]
+    xr, cr = copy[r], nom[r]
+    w_num, w_nom = w32[:a_num], w32[a_num:]
+    for j in range(j0, j1):
+        out[j] = (_l1_weighted_float32(xr, copy[j], w_num)
+                  + _mismatches_weighted(cr, nom[j], w_nom, np.float32(0)))
+
+
+@njit(parallel=True, **_JIT)
+def _screen_distances_parallel(r, copy, nom, w32, out, n_chunks):
+    n = copy.shape[0]
+    for c in prange(n_chunks):
+        _screen_distances(r, copy, nom, w32, out, c * n // n_chunks,
+                          (c + 1) * n // n_chunks)
+
+
 @njit(parallel=True, **_JIT)
 def _distances_parallel(r, num, nom, w, weighted, has_missing, group, mt, out,
                         n_chunks):
@@ -414,23 +445,26 @@ def _exact_distance(r, j, num, nom, w, weighted):
 
 
 @njit(**_JIT)
-def screen_bound(num, w, weighted):
+def screen_bound(num, w, weighted, unit):
     """(c, gamma) with |D~ - D| <= c + gamma D~ between a float32 screening
     distance D~ and the float64 distance D (u = 2^-24).
 
     Unweighted (ReliefF, sums in float32): a numeric term |x - y| <= 1 is
     off by at most 3u (both values rounded to float32, then the difference).
     Weighted (feedback variants, float32 weights too): add u w_A for the
-    weight and u w_A for the product, also to nominal terms.  A sum of a
-    non-negative terms in any order is off by at most (a - 1) u times the
-    sum; the factor 1.1 covers second-order terms and the float64 rounding.
+    weight and u w_A for the product, also to nominal terms; with a uint16
+    copy (``unit`` = 1/65535, values rounded to the nearest step) a numeric
+    term is instead off by at most w_A (unit + 2u).  A sum of a non-negative
+    terms in any order is off by at most (a - 1) u times the sum; the factor
+    1.1 covers second-order terms and the float64 rounding.
     """
     a_num, a = num.shape[1], w.shape[0]
     u = 2.0 ** -24
+    numeric_err = 1.1 * (unit + 2 * u) if unit > 0 else 5.5 * u
     c_err = 0.0
     for f in range(a):
         if weighted:
-            c_err += (5.5 if f < a_num else 2.2) * u * w[f]
+            c_err += (numeric_err if f < a_num else 2.2 * u) * w[f]
         elif f < a_num:
             c_err += 3.3 * u
     return c_err, 1.1 * a * (u + 2.0 ** -53)
@@ -635,7 +669,7 @@ def relief_rows(rows, data, num32, by_feature, sp, sparse, rule, n_groups,
     exact = (False, 0.0, 0.0, num, nom, ones, False)
     screened = exact
     if num32.shape[0] > 0:
-        c_err, gamma = screen_bound(num, ones, False)
+        c_err, gamma = screen_bound(num, ones, False, 0.0)
         screened = (True, c_err, gamma, num, nom, ones, False)
     dist = np.empty((block, n))
     acc = np.empty((4, tile if by_feature else 0), num32.dtype)
@@ -719,17 +753,18 @@ def distance_weights(current, t, variant, T, out):
 
 
 @njit(**_JIT)
-def feedback_batch(rows, t_done, variant, T, data, num32, sp, sparse, rule,
-                   n_groups, target, regression, n_chunks, total, trace_every,
-                   trace):
+def feedback_batch(rows, t_done, variant, T, data, copy, unit, sp, sparse,
+                   rule, n_groups, target, regression, n_chunks, total,
+                   trace_every, trace):
     """dReliefF / pdReliefF: visit ``rows`` in order, each with distance weights
     from the estimate so far (eq. progressively_weighted_distance).
 
     ``total`` (the running sums) is updated in place; the estimate after every
     ``trace_every``-th visit goes to the next row of ``trace``.  Returns the
-    number of trace rows written.  A non-empty ``num32`` makes the distances
-    float32 screening distances (float32 data and weights, see
-    ``_neighbours``), which halves the memory read per visit.
+    number of trace rows written.  A non-empty ``copy`` of the numeric data
+    (float32, ``unit`` 0; or uint16 steps of ``unit``) makes the distances
+    float32 screening distances (see ``_neighbours``), which halves (or
+    quarters) the memory read per visit.
     """
     num, nom, has_missing, group, mt = data
     n = group.shape[0]
@@ -757,16 +792,16 @@ def feedback_batch(rows, t_done, variant, T, data, num32, sp, sparse, rule,
         if sparse:
             _sparse_row_base(sp, w, True, row_base)
             _sparse_distances(r, sp, w, True, row_base, dist)
-        elif num32.shape[0] > 0:
-            c_err, gamma = screen_bound(num, w, True)
+        elif copy.shape[0] > 0:
+            c_err, gamma = screen_bound(num, w, True, unit)
             screen = (True, c_err, gamma, num, nom, w, True)
-            w32[:] = w
+            a_num = copy.shape[1]
+            for f in range(a):
+                w32[f] = w[f] * unit if unit > 0 and f < a_num else w[f]
             if n_chunks > 1:
-                _distances_parallel(r, num32, nom, w32, True, False, group,
-                                    mt, dist, n_chunks)
+                _screen_distances_parallel(r, copy, nom, w32, dist, n_chunks)
             else:
-                _distances(r, num32, nom, w32, True, False, group, mt, dist,
-                           0, n)
+                _screen_distances(r, copy, nom, w32, dist, 0, n)
         elif n_chunks > 1:
             _distances_parallel(r, num, nom, w, True, has_missing, group, mt,
                                 dist, n_chunks)

@@ -237,13 +237,14 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         by_feature = (variant_code == kernels.VARIANT_RELIEFF
                       and prep.nom.shape[1] == 0
                       and prep.num.shape[1] <= kernels.BY_FEATURE_MAX)
-        num32 = _screening_copy(prep, by_feature)
+        # the feedback variants read the whole copy at every visit: on data
+        # bigger than cache, halve it again
+        quantised = (variant_code != kernels.VARIANT_RELIEFF
+                     and prep.num.size * 4 >= QUANTISED_MIN_BYTES)
+        num32 = (_quantised_copy(prep) if quantised
+                 else _screening_copy(prep, by_feature))
+        unit = 1.0 / 65535 if quantised and num32.shape[0] > 0 else 0.0
         by_feature = by_feature and num32.shape[0] > 0
-        unit = 0.0
-        if (variant_code != kernels.VARIANT_RELIEFF
-                and num32.size * 4 >= QUANTISED_MIN_BYTES):
-            # memory-bound: every visit reads the whole copy
-            num32, unit = _quantised_copy(prep), 1.0 / 65535
         row_terms = n * max(a, 1)
         max_batch = max(4 * _n_threads(n_jobs), BATCH_BYTES // (8 * width))
         batch = max(1, min(max_batch, FIRST_BATCH_TERMS // row_terms))
@@ -324,19 +325,24 @@ def _nothing_to_learn(prep, regression, k_nearest):
     return False
 
 
+def _can_screen(prep):
+    """Screening applies to dense data without missing values and with not
+    too many features (the error bound grows with their number)."""
+    return not (prep.sparse or prep.has_missing
+                or prep.used.shape[0] > SCREEN_MAX_FEATURES)
+
+
 def _screening_copy(prep, by_feature=False):
     """A float32 copy of the numeric data for screening distances (n x 0 for
     nominal data, whose weighted distances then sum in float32), or an empty
-    array where it does not apply (sparse data, missing values, very many
-    features: the error bound grows with their number).
+    array where it does not apply (``_can_screen``).
 
     Float32 halves the bytes read per distance term and doubles the SIMD
     width; the neighbours are still chosen by float64 distances
     (``kernels._neighbours``), so the weights are unchanged.  With
     ``by_feature`` the copy is stored feature by feature (a x n).
     """
-    if (prep.sparse or prep.has_missing
-            or prep.used.shape[0] > SCREEN_MAX_FEATURES):
+    if not _can_screen(prep):
         return np.zeros((0, 0), np.float32)
     if by_feature:
         return np.ascontiguousarray(prep.num.T, dtype=np.float32)
@@ -346,8 +352,16 @@ def _screening_copy(prep, by_feature=False):
 def _quantised_copy(prep):
     """The numeric data rounded to uint16 steps of 1/65535: the feedback
     variants' screening copy when the float32 one would not fit in cache
-    (``kernels.screen_bound`` accounts for the rounding)."""
-    return np.rint(prep.num * 65535).astype(np.uint16)
+    (``kernels.screen_bound`` accounts for the rounding); empty where no
+    screening applies.  Converted in slices, so no full-size temporary."""
+    if prep.num.size == 0 or not _can_screen(prep):
+        return np.zeros((0, 0), np.uint16)
+    out = np.empty(prep.num.shape, np.uint16)
+    step = max(1, 1_000_000 // max(1, prep.num.shape[1]))
+    for start in range(0, prep.num.shape[0], step):
+        out[start:start + step] = np.rint(prep.num[start:start + step]
+                                          * 65535)
+    return out
 
 
 def _relieff_in_threads(pool, n_threads, rows, width, *kernel_args):

@@ -396,7 +396,8 @@ def test_screen_error_bound_holds(copy):
     rows = np.arange(4)
     by_feature = np.empty((4, n))
     if not weighted:
-        kernels._distances_tiled(rows, screen_copy, nom, screened, 16)
+        kernels._distances_tiled(rows, screen_copy, engine.pack_planes(nom),
+                                 screened, 16)
         numeric = np.ascontiguousarray(screen_copy.T)    # nominal left out
         kernels._distances_tiled_by_feature(rows, numeric, by_feature,
                                             np.empty((4, 16), np.float32))
@@ -564,6 +565,82 @@ def test_sparse_input_equals_dense(variant, options):
     np.testing.assert_allclose(
         relieff(sp.csr_matrix(X), y, variant=variant, **options).weights,
         relieff(X, y, variant=variant, **options).weights, rtol=0, atol=1e-14)
+
+
+def sparse_problem(seed, n=150, a=80, regression=False):
+    """Sparse data with what trips up sparse distances: duplicated rows,
+    all-zero rows, explicitly stored zeros and a nominal column."""
+    import scipy.sparse as sp
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.random((n, a)) * (rng.random((n, a)) < 0.1), 2)
+    X[:, 0] = (rng.random(n) < 0.5) * rng.random(n)
+    X[:, 5] = (X[:, 5] > 0) * rng.integers(1, 4, n)
+    X[10:20] = X[0]                               # duplicates
+    X[20:25] = 0.0                                # empty rows
+    nominal = np.arange(a) == 5
+    y = (X[:, 0] + X[:, 1] > 0.4).astype(float)
+    if regression:
+        y = X[:, 0] + 0.3 * rng.random(n)
+    Xs = sp.csr_matrix(X)
+    Xs.data[::7] = 0.0                            # stored zeros
+    np.testing.assert_array_equal(Xs.toarray(), np.where(
+        Xs.toarray() == 0, 0, X))
+    return Xs, y, nominal
+
+
+@pytest.mark.parametrize("variant", ["drelieff", "pdrelieff"])
+@pytest.mark.parametrize("regression", [False, True])
+def test_sparse_feedback_running_sums_equal_dense(variant, regression):
+    """The feedback variants on sparse data keep per-row weighted sums up to
+    date incrementally (kernels._track_row_base): over a long run they give
+    the dense weights, whatever the number of threads."""
+    X, y, nominal = sparse_problem(3, regression=regression)
+    dense = relieff(X.toarray(), y, nominal, variant=variant,
+                    regression=regression).weights
+    for n_jobs in (1, 2):
+        sparse = relieff(X, y, nominal, variant=variant,
+                         regression=regression, n_jobs=n_jobs).weights
+        np.testing.assert_allclose(sparse, dense, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("variant", [1, 2])
+def test_tracked_row_sums_follow_the_weights(variant):
+    """After every step the tracked per-row sums give sum_A w_A diff(A, 0,
+    x_jA) for that step's distance weights, as a fresh computation does."""
+    from orangecontrib.relief.core import kernels
+    from orangecontrib.relief.core.prepare import prepare
+    X, y, nominal = sparse_problem(4)
+    prep = prepare(X, y, nominal, False)
+    n, a = X.shape[0], prep.sp[3].shape[0]
+    T = 0.7
+    rule = (kernels.MODE_PER_CLASS, 3, np.ones(3), np.ones((2, 2)))
+    data = (prep.num, prep.nom, False, prep.group, prep.missing.as_tuple())
+    tracked = (np.zeros((2, 3, n)), np.zeros((a, 3)), np.zeros(n),
+               kernels.feature_parts(prep.sp[4], 2))
+    assert 0 < tracked[3][1] < a
+    total = np.zeros(a)
+    order = np.random.default_rng(0).permutation(n)
+    current, w = np.zeros(a), np.empty(a)
+    fresh, tracked_base = np.empty(n), np.empty(n)
+    n_positive = 0
+    for t0 in range(n):
+        kernels.feedback_batch(
+            order[t0:t0 + 1], t0, variant, T, data, np.zeros((0, 0),
+                                                             np.float32),
+            0.0, prep.sp, True, tracked, rule, 2, np.zeros(n), False, 1,
+            total, 0, np.empty((0, a)))
+        t = t0 + 2
+        kernels.estimate(total, t - 1, False, current)
+        positive = kernels.distance_weights(current, t, variant, T, w)
+        n_positive += positive
+        kernels._sparse_row_base(prep.sp, w, True, fresh)
+        kernels._track_row_base_parallel(prep.sp, w, positive, total, False,
+                                         tracked[1], tracked[0], tracked[3])
+        kernels._feedback_row_base(tracked[0], positive, tracked[2], total,
+                                   t, variant, T, False, tracked_base)
+        np.testing.assert_allclose(tracked_base, fresh, rtol=1e-12,
+                                   atol=1e-12 * fresh.max())
+    assert n_positive > n // 2
 
 
 def test_sparse_with_missing_values_is_scored_as_dense():

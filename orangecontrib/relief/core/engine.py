@@ -12,6 +12,7 @@ import numba
 import numpy as np
 
 from . import kernels
+from .nominal import pack_planes
 from .prepare import ReliefWarning, prepare
 
 VARIANTS = {"relieff": kernels.VARIANT_RELIEFF,
@@ -34,6 +35,10 @@ SCREEN_MAX_FEATURES = 20_000
 # cores, 2,000 x 5,000 went from 3.5 to 2.6 ms, 10,000 x 500 from 1.15 to
 # 1.06 ms, while 5,000 x 200 (4 MB, in cache) was slower, 0.18 to 0.22 ms.
 QUANTISED_MIN_BYTES = 16_000_000
+# On sparse data the feedback variants keep running per-row sums in this many
+# parts of the features, updated in parallel (a fixed number, so the result
+# does not depend on the number of threads).
+SPARSE_PARTS = 2
 
 
 @dataclass
@@ -245,14 +250,26 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                  else _screening_copy(prep, by_feature))
         unit = 1.0 / 65535 if quantised and num32.shape[0] > 0 else 0.0
         by_feature = by_feature and num32.shape[0] > 0
+        # ReliefF's blocks count nominal mismatches by popcount
+        planes = (pack_planes(prep.nom) if variant_code ==
+                  kernels.VARIANT_RELIEFF and not prep.sparse
+                  and not prep.has_missing
+                  else (np.zeros((0, 0), np.uint64), 1))
         row_terms = n * max(a, 1)
         max_batch = max(4 * _n_threads(n_jobs), BATCH_BYTES // (8 * width))
         batch = max(1, min(max_batch, FIRST_BATCH_TERMS // row_terms))
         block = 4 * max(1, min(kernels.BLOCK_ROWS,
                                kernels.BLOCK_BYTES // (8 * n)) // 4)
+        row_bytes = 8 * (prep.num.shape[1] + planes[0].shape[1])
         tile = (kernels.BY_FEATURE_TILE if by_feature
-                else max(16, kernels.TILE_BYTES // (8 * max(a, 1))))
+                else max(16, kernels.TILE_BYTES // max(row_bytes, 1)))
         total = np.zeros(width)
+        # sparse feedback: running per-row sums in SPARSE_PARTS parts
+        n_parts, size = (SPARSE_PARTS, (n, a)) if prep.sparse else (0, (0, 0))
+        tracked = (np.zeros((n_parts, 3, size[0])), np.zeros((size[1], 3)),
+                   np.zeros(size[0]), kernels.feature_parts(
+                       prep.sp[4] if prep.sparse else np.zeros(1, np.int64),
+                       max(n_parts, 1)))
         with _threads(n_jobs) as n_threads, \
                 ThreadPoolExecutor(n_threads) as pool:
             done = 0
@@ -261,7 +278,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                 started = time.perf_counter()
                 if variant_code == kernels.VARIANT_RELIEFF:
                     upd = _relieff_in_threads(
-                        pool, n_threads, rows, width, data, num32,
+                        pool, n_threads, rows, width, data, num32, planes,
                         by_feature, prep.sp,
                         prep.sparse, rule, n_groups, target, regression,
                         block, tile)
@@ -274,8 +291,9 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                                       if trace_every else 0, a))
                     written = kernels.feedback_batch(
                         rows, done, variant_code, float(T_used or 0.0), data,
-                        num32, unit, prep.sp, prep.sparse, rule, n_groups, target,
-                        regression, chunks, total, trace_every or 0, trace)
+                        num32, unit, prep.sp, prep.sparse, tracked, rule,
+                        n_groups, target, regression, chunks, total,
+                        trace_every or 0, trace)
                     points.extend(trace[:written])
                     steps.extend(range((done // trace_every + 1) * trace_every,
                                        done + len(rows) + 1, trace_every)

@@ -17,6 +17,8 @@ sums; for regression ``[N_dC, N_dA (a), N_dCdA (a)]`` (RReliefF).
 import numpy as np
 from numba import njit, prange
 
+from .nominal import mismatches_block4
+
 _JIT = dict(cache=True, nogil=True)
 # For the sums over features without missing values: reassociation lets LLVM
 # use SIMD; every pair of rows still gets the same sequence of operations.
@@ -119,7 +121,7 @@ def _mismatches(x, y):
 def _mismatches_weighted(x, y, w, zero):
     s = zero
     for g in range(x.shape[0]):
-        s += w[g] * (x[g] != y[g])
+        s += w[g] if x[g] != y[g] else zero     # (a select: faster SIMD)
     return s
 
 
@@ -150,16 +152,16 @@ def _distances(r, num, nom, w, weighted, has_missing, group, mt, out, j0, j1):
 
 
 @njit(**_FAST)
-def _distances_block4(rows, num, nom, zero, out, j0, j1):
-    """out[i, j] = plain distance from rows[i] (i < 4) to rows j in [j0, j1).
+def _distances_block4(rows, num, zero, out, j0, j1):
+    """out[i, j] = numeric plain distance from rows[i] (i < 4) to rows j in
+    [j0, j1).
 
     A 4 x 4 register tile: four visited rows against four other rows at a
     time, so every value loaded is used four times (the tail of fewer than
-    four other rows goes one at a time).  The sums over numeric features
-    are in the type of ``zero`` (float32 for the screening copy)."""
+    four other rows goes one at a time).  The sums are in the type of
+    ``zero`` (float32 for the screening copy)."""
     x0, x1, x2, x3 = num[rows[0]], num[rows[1]], num[rows[2]], num[rows[3]]
-    c0, c1, c2, c3 = nom[rows[0]], nom[rows[1]], nom[rows[2]], nom[rows[3]]
-    a_num, a_nom = num.shape[1], nom.shape[1]
+    a_num = num.shape[1]
     j = j0
     while j + 4 <= j1:
         y0, y1, y2, y3 = num[j], num[j + 1], num[j + 2], num[j + 3]
@@ -187,43 +189,17 @@ def _distances_block4(rows, num, nom, zero, out, j0, j1):
             s31 += abs(u - v1)
             s32 += abs(u - v2)
             s33 += abs(u - v3)
-        m00 = m01 = m02 = m03 = m10 = m11 = m12 = m13 = 0
-        m20 = m21 = m22 = m23 = m30 = m31 = m32 = m33 = 0
-        if a_nom:
-            d0, d1, d2, d3 = nom[j], nom[j + 1], nom[j + 2], nom[j + 3]
-            for g in range(a_nom):
-                v0, v1, v2, v3 = d0[g], d1[g], d2[g], d3[g]
-                u = c0[g]
-                m00 += u != v0
-                m01 += u != v1
-                m02 += u != v2
-                m03 += u != v3
-                u = c1[g]
-                m10 += u != v0
-                m11 += u != v1
-                m12 += u != v2
-                m13 += u != v3
-                u = c2[g]
-                m20 += u != v0
-                m21 += u != v1
-                m22 += u != v2
-                m23 += u != v3
-                u = c3[g]
-                m30 += u != v0
-                m31 += u != v1
-                m32 += u != v2
-                m33 += u != v3
-        out[0, j], out[0, j + 1] = s00 + m00, s01 + m01
-        out[0, j + 2], out[0, j + 3] = s02 + m02, s03 + m03
-        out[1, j], out[1, j + 1] = s10 + m10, s11 + m11
-        out[1, j + 2], out[1, j + 3] = s12 + m12, s13 + m13
-        out[2, j], out[2, j + 1] = s20 + m20, s21 + m21
-        out[2, j + 2], out[2, j + 3] = s22 + m22, s23 + m23
-        out[3, j], out[3, j + 1] = s30 + m30, s31 + m31
-        out[3, j + 2], out[3, j + 3] = s32 + m32, s33 + m33
+        out[0, j], out[0, j + 1], out[0, j + 2], out[0, j + 3] = \
+            s00, s01, s02, s03
+        out[1, j], out[1, j + 1], out[1, j + 2], out[1, j + 3] = \
+            s10, s11, s12, s13
+        out[2, j], out[2, j + 1], out[2, j + 2], out[2, j + 3] = \
+            s20, s21, s22, s23
+        out[3, j], out[3, j + 1], out[3, j + 2], out[3, j + 3] = \
+            s30, s31, s32, s33
         j += 4
     for j in range(j, j1):
-        xj, cj = num[j], nom[j]
+        xj = num[j]
         s0 = s1 = s2 = s3 = zero
         for f in range(a_num):
             v = xj[f]
@@ -231,34 +207,32 @@ def _distances_block4(rows, num, nom, zero, out, j0, j1):
             s1 += abs(x1[f] - v)
             s2 += abs(x2[f] - v)
             s3 += abs(x3[f] - v)
-        m0 = m1 = m2 = m3 = 0
-        for g in range(a_nom):
-            v = cj[g]
-            m0 += c0[g] != v
-            m1 += c1[g] != v
-            m2 += c2[g] != v
-            m3 += c3[g] != v
-        out[0, j] = s0 + m0
-        out[1, j] = s1 + m1
-        out[2, j] = s2 + m2
-        out[3, j] = s3 + m3
+        out[0, j] = s0
+        out[1, j] = s1
+        out[2, j] = s2
+        out[3, j] = s3
 
 
 @njit(**_JIT)
-def _distances_tiled(rows, num, nom, out, tile):
-    """Plain distances from each of ``rows`` (a multiple of 4) to every row.
+def _distances_tiled(rows, num, planes, out, tile):
+    """Plain distances from each of ``rows`` (a multiple of 4) to every row:
+    numeric terms from ``num``, nominal mismatch counts from their bit-planes
+    (``planes = (bits, n_bits)``, ``nominal.pack_planes``).
 
     The other rows are walked in tiles of ``tile`` rows that stay in cache
     while every group of four visited rows passes over them, so the data is
     read from memory once per ``len(rows)`` visited rows, not once per four.
     """
-    n = num.shape[0]
+    bits, n_bits = planes
+    n = out.shape[1]
     zero = np.zeros(1, num.dtype)[0]
     for j0 in range(0, n, tile):
         j1 = min(n, j0 + tile)
         for b in range(0, rows.shape[0], 4):
-            _distances_block4(rows[b:b + 4], num, nom, zero, out[b:b + 4],
-                              j0, j1)
+            _distances_block4(rows[b:b + 4], num, zero, out[b:b + 4], j0, j1)
+            if bits.shape[1] > 0:
+                mismatches_block4(rows[b:b + 4], bits, n_bits, out[b:b + 4],
+                                  j0, j1)
 
 
 @njit(**_FAST)
@@ -314,18 +288,39 @@ def _l1_weighted_float32(x, y, w):
     return s
 
 
-@njit(**_JIT)
+@njit(**_FAST)
 def _screen_distances(r, copy, nom, w32, out, j0, j1):
     """Weighted screening distances from R to rows [j0, j1) of the float32
     or uint16 screening copy of the numeric data (dense, nothing missing);
     ``w32`` holds the numeric weights times the copy's unit, then the
-    nominal weights."""
-    a_num = copy.shape[1]
+    nominal weights.  Four other rows at a time, so R's values and the
+    weights are loaded once for four rows."""
+    a_num, a_nom = copy.shape[1], nom.shape[1]
     xr, cr = copy[r], nom[r]
     w_num, w_nom = w32[:a_num], w32[a_num:]
-    for j in range(j0, j1):
+    zero = np.float32(0)
+    j = j0
+    while j + 4 <= j1:
+        y0, y1, y2, y3 = copy[j], copy[j + 1], copy[j + 2], copy[j + 3]
+        s0 = s1 = s2 = s3 = zero
+        for f in range(a_num):
+            u, wf = np.float32(xr[f]), w_num[f]
+            s0 += wf * abs(u - np.float32(y0[f]))
+            s1 += wf * abs(u - np.float32(y1[f]))
+            s2 += wf * abs(u - np.float32(y2[f]))
+            s3 += wf * abs(u - np.float32(y3[f]))
+        d0, d1, d2, d3 = nom[j], nom[j + 1], nom[j + 2], nom[j + 3]
+        for g in range(a_nom):
+            u, wg = cr[g], w_nom[g]
+            s0 += wg if u != d0[g] else zero
+            s1 += wg if u != d1[g] else zero
+            s2 += wg if u != d2[g] else zero
+            s3 += wg if u != d3[g] else zero
+        out[j], out[j + 1], out[j + 2], out[j + 3] = s0, s1, s2, s3
+        j += 4
+    for j in range(j, j1):
         out[j] = (_l1_weighted_float32(xr, copy[j], w_num)
-                  + _mismatches_weighted(cr, nom[j], w_nom, np.float32(0)))
+                  + _mismatches_weighted(cr, nom[j], w_nom, zero))
 
 
 @njit(parallel=True, **_JIT)
@@ -358,7 +353,10 @@ def _sparse_distances(r, sp, w, weighted, row_base, out):
     """Sparse rows (CSR, zeros are values): out[j] = sum_A w_A diff(A, R, I_j)
     = B_R + B_j - sum over features stored in both of (b_R + b_j - diff),
     where b is the difference from zero and B its (weighted) row sum.  Costs
-    n plus the stored entries of the columns R has values in."""
+    n plus the stored entries of the columns R has values in.  The
+    subtraction (and the running sums behind B, ``_track_row_base``) leave
+    rounding errors of order eps (B_R + max B_j), so results within TIE_RTOL
+    of that are 0: equal rows stay exact ties, as in the dense computation."""
     indptr, indices, values, col_nominal, cptr, crows, cvals = sp
     base_r = row_base[r]
     for j in range(out.shape[0]):
@@ -373,6 +371,10 @@ def _sparse_distances(r, sp, w, weighted, row_base, out):
             u = cvals[q]
             d = (1.0 if v != u else 0.0) if nominal else abs(v - u)
             out[crows[q]] -= wf * (bv + _sparse_base(u, nominal) - d)
+    zero = TIE_RTOL * (base_r + row_base.max())
+    for j in range(out.shape[0]):
+        if out[j] <= zero:
+            out[j] = 0.0
 
 
 @njit(**_JIT)
@@ -386,6 +388,95 @@ def _sparse_row_base(sp, w, weighted, out):
             b = _sparse_base(values[p], col_nominal[f])
             s += w[f] * b if weighted else b
         out[j] = s
+
+
+@njit(**_JIT)
+def _track_row_base(sp, w, positive, total, regression, applied, sums, f0,
+                    f1):
+    """Keep ``sums[:, j] = sum over features A in [f0, f1) with w_A > 0 of
+    diff(A, 0, x_jA) * s(A)`` in step with the running sums, where s(A) =
+    (1, total[A], 0) for classification and (1, N_dA, N_dCdA) for
+    regression: the distance weights of dReliefF and pdReliefF are linear
+    in s(A) with the same coefficients for every feature
+    (``_feedback_row_base``).  Only the columns whose s(A) changed since the
+    last call (``applied``, a x 3) are visited, so a step costs the stored
+    entries of the features the last update touched, not those of the
+    whole matrix."""
+    col_nominal, cptr, crows, cvals = sp[3], sp[4], sp[5], sp[6]
+    a = w.shape[0]
+    for f in range(f0, f1):
+        member = positive and w[f] > 0.0
+        s0 = 1.0 if member else 0.0
+        s1 = (total[1 + f] if regression else total[f]) if member else 0.0
+        s2 = total[1 + a + f] if regression and member else 0.0
+        d0, d1, d2 = s0 - applied[f, 0], s1 - applied[f, 1], s2 - applied[f, 2]
+        if d0 == 0.0 and d1 == 0.0 and d2 == 0.0:
+            continue
+        applied[f, 0], applied[f, 1], applied[f, 2] = s0, s1, s2
+        nominal = col_nominal[f]
+        # one pass per changed sum (s(A)[0] changes only when A joins or
+        # leaves): a scatter into one array is about twice as fast as into
+        # several
+        for q, delta in ((0, d0), (1, d1), (2, d2)):
+            if delta == 0.0:
+                continue
+            out = sums[q]
+            if nominal:
+                for p in range(cptr[f], cptr[f + 1]):
+                    if cvals[p] != 0:
+                        out[crows[p]] += delta
+            else:
+                for p in range(cptr[f], cptr[f + 1]):
+                    out[crows[p]] += delta * abs(cvals[p])
+
+
+@njit(parallel=True, **_JIT)
+def _track_row_base_parallel(sp, w, positive, total, regression, applied,
+                             sums, split):
+    """``_track_row_base`` on the features [split[c], split[c + 1]) into
+    ``sums[c]`` for each part c, the parts on separate threads.  The parts
+    are fixed by the data (``feature_parts``), so the rounding, and so the
+    result, does not depend on the number of threads."""
+    for c in prange(sums.shape[0]):
+        _track_row_base(sp, w, positive, total, regression, applied, sums[c],
+                        split[c], split[c + 1])
+
+
+def feature_parts(col_ptr, n_parts):
+    """Boundaries of ``n_parts`` ranges of features with about equal numbers
+    of stored entries (``col_ptr`` is the CSC column pointer)."""
+    a = col_ptr.shape[0] - 1
+    targets = np.linspace(0, col_ptr[-1], n_parts + 1)[1:-1]
+    inner = np.minimum(np.searchsorted(col_ptr, targets), a)
+    return np.concatenate([[0], inner, [a]]).astype(np.int64)
+
+
+@njit(**_JIT)
+def _feedback_row_base(sums, positive, full_base, total, t, variant, T,
+                       regression, out):
+    """out[j] = sum_A w_A diff(A, 0, x_jA) with the distance weights of step t
+    (``distance_weights``), from the parts' sums of ``_track_row_base``: w_A =
+    s + (1 - s) W_A with s = 1 / t^T for pdReliefF and 0 for dReliefF, and
+    W_A = total[A] / (t - 1), or for regression c1 N_dA + c2 N_dCdA with
+    the coefficients of ``estimate``."""
+    if not positive:
+        out[:] = full_base
+        return
+    s = 1.0 / t ** T if variant == VARIANT_PD else 0.0
+    visits = t - 1
+    c2 = 0.0
+    if regression:
+        ndc = total[0]
+        first = 1.0 / ndc if ndc != 0 else 0.0
+        second = 1.0 / (visits - ndc) if visits - ndc != 0 else 0.0
+        c1, c2 = -second * (1 - s), (first + second) * (1 - s)
+    else:
+        c1 = (1 - s) / visits
+    out[:] = 0.0
+    for part in sums:
+        ones, first, second = part[0], part[1], part[2]
+        for j in range(out.shape[0]):
+            out[j] += s * ones[j] + c1 * first[j] + c2 * second[j]
 
 
 @njit(**_FAST)
@@ -410,28 +501,47 @@ def _add_diffs_missing(xr, xj, cr, cj, gr, gj, mt, scale, out, offset):
 
 
 @njit(**_JIT)
-def _add_diffs_sparse(r, j, scale, indptr, indices, values, col_nominal, out,
-                      offset):
-    """The same for sparse rows: a merge of the two rows' stored entries."""
-    p, p_end = indptr[r], indptr[r + 1]
-    q, q_end = indptr[j], indptr[j + 1]
-    while p < p_end or q < q_end:
-        fp = indices[p] if p < p_end else 1 << 62
-        fq = indices[q] if q < q_end else 1 << 62
-        if fp == fq:
-            v, u = values[p], values[q]
-            d = (1.0 if v != u else 0.0) if col_nominal[fp] else abs(v - u)
-            out[offset + fp] += scale * d
-            p += 1
-            q += 1
-        elif fp < fq:
-            out[offset + fp] += scale * _sparse_base(values[p],
-                                                     col_nominal[fp])
-            p += 1
-        else:
-            out[offset + fq] += scale * _sparse_base(values[q],
-                                                     col_nominal[fq])
-            q += 1
+def _update_sparse(r, chosen, coef, n_chosen, sp, target, regression,
+                   scratch, upd):
+    """``_update`` for sparse rows: diff(A, R, J) = b_R(A) + (diff(A, R, J) -
+    b_R(A)), where b_R(A) = diff(A, R, 0) is added once for all neighbours
+    (times the sum of their coefficients) and the second term is non-zero
+    only where J has a stored value.  R's values are spread into
+    ``scratch`` (a zeros, left as zeros), so a neighbour costs its stored
+    entries and no merge."""
+    indptr, indices, values, col_nominal = sp[0], sp[1], sp[2], sp[3]
+    a = scratch.shape[0]
+    off1, off2 = (1, 1 + a) if regression else (0, 0)
+    sum_c = sum_cd = 0.0
+    for i in range(n_chosen):
+        sum_c += coef[i]
+        if regression:
+            d_target = abs(target[r] - target[chosen[i]])
+            upd[0] += d_target * coef[i]
+            sum_cd += d_target * coef[i]
+    for p in range(indptr[r], indptr[r + 1]):
+        f = indices[p]
+        scratch[f] = values[p]
+        b = _sparse_base(values[p], col_nominal[f])
+        upd[off1 + f] += sum_c * b
+        if regression:
+            upd[off2 + f] += sum_cd * b
+    for i in range(n_chosen):
+        j = chosen[i]
+        c = coef[i]
+        cd = abs(target[r] - target[j]) * c if regression else 0.0
+        for q in range(indptr[j], indptr[j + 1]):
+            f = indices[q]
+            u, v = scratch[f], values[q]
+            if col_nominal[f]:
+                d = (1.0 if u != v else 0.0) - (1.0 if u != 0 else 0.0)
+            else:
+                d = abs(u - v) - abs(u)
+            upd[off1 + f] += c * d
+            if regression:
+                upd[off2 + f] += cd * d
+    for p in range(indptr[r], indptr[r + 1]):
+        scratch[indices[p]] = 0.0
 
 
 @njit(**_JIT)
@@ -613,13 +723,9 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef,
 
 
 @njit(**_JIT)
-def _add_diffs(r, j, scale, offset, num, nom, has_missing, group, mt, sp,
-               sparse, out):
+def _add_diffs(r, j, scale, offset, num, nom, has_missing, group, mt, out):
     """out[offset + A] += scale * diff(A, R, I_j) for every feature A."""
-    if sparse:
-        _add_diffs_sparse(r, j, scale, sp[0], sp[1], sp[2], sp[3], out,
-                          offset)
-    elif has_missing:
+    if has_missing:
         _add_diffs_missing(num[r], num[j], nom[r], nom[j], group[r],
                            group[j], mt, scale, out, offset)
     else:
@@ -628,9 +734,14 @@ def _add_diffs(r, j, scale, offset, num, nom, has_missing, group, mt, sp,
 
 @njit(**_JIT)
 def _update(r, chosen, coef, n_chosen, data, sp, sparse, target, regression,
-            upd):
+            scratch, upd):
     """Add the update of visiting R to ``upd``: the signed mean diffs
-    (ReliefF, Fig. relieff) or the RReliefF sums N_dC, N_dA, N_dCdA."""
+    (ReliefF, Fig. relieff) or the RReliefF sums N_dC, N_dA, N_dCdA.
+    ``scratch``: zeros, one per feature, for sparse data."""
+    if sparse:
+        _update_sparse(r, chosen, coef, n_chosen, sp, target, regression,
+                       scratch, upd)
+        return
     num, nom, has_missing, group, mt = data
     a = (upd.shape[0] - 1) // 2 if regression else upd.shape[0]
     for i in range(n_chosen):
@@ -639,36 +750,37 @@ def _update(r, chosen, coef, n_chosen, data, sp, sparse, target, regression,
             d_target = abs(target[r] - target[j])
             upd[0] += d_target * coef[i]
             _add_diffs(r, j, coef[i], 1, num, nom, has_missing, group, mt,
-                       sp, sparse, upd)
+                       upd)
             _add_diffs(r, j, d_target * coef[i], 1 + a, num, nom,
-                       has_missing, group, mt, sp, sparse, upd)
+                       has_missing, group, mt, upd)
         else:
             _add_diffs(r, j, coef[i], 0, num, nom, has_missing, group, mt,
-                       sp, sparse, upd)
+                       upd)
 
 
 @njit(**_JIT)
-def relief_rows(rows, data, num32, by_feature, sp, sparse, rule, n_groups,
-                target, regression, block, tile, upd):
+def relief_rows(rows, data, num32, planes, by_feature, sp, sparse, rule,
+                n_groups, target, regression, block, tile, upd):
     """ReliefF: upd[b] = the update of visiting rows[b] (plain distance).
 
     Releases the GIL, so callers run chunks of rows on several threads.
     Dense data without missing values: ``block`` visited rows (a multiple of
     4) share each pass over the data, walked in tiles of ``tile`` rows
-    (``_distances_tiled``); otherwise rows are visited one at a time.
-    A non-empty ``num32`` (float32 copy of ``num``; a x n when
-    ``by_feature``) makes the blocks compute float32 screening distances
-    (see ``_neighbours``)."""
+    (``_distances_tiled``, with the nominal features' bit-planes
+    ``planes``); otherwise rows are visited one at a time.  A non-empty
+    ``num32`` (float32 copy of ``num``; a x n when ``by_feature``) makes the
+    blocks compute float32 screening distances (see ``_neighbours``)."""
     num, nom, has_missing, group, mt = data
     n = group.shape[0]
     k = rule[1]
     ones = np.ones(sp[3].shape[0] if sparse else num.shape[1] + nom.shape[1])
     row_base = np.empty(n)
+    scratch = np.zeros(ones.shape[0] if sparse else 0)
     if sparse:
         _sparse_row_base(sp, ones, False, row_base)
     exact = (False, 0.0, 0.0, num, nom, ones, False)
     screened = exact
-    if num32.shape[0] > 0:
+    if num32.size > 0:      # (nominal counts alone are exact already)
         c_err, gamma = screen_bound(num, ones, False, 0.0)
         screened = (True, c_err, gamma, num, nom, ones, False)
     dist = np.empty((block, n))
@@ -689,10 +801,10 @@ def relief_rows(rows, data, num32, by_feature, sp, sparse, rule, n_groups,
                                             acc)
                 screen = screened
             elif screened[0]:
-                _distances_tiled(rows[b:b + size], num32, nom, dist, tile)
+                _distances_tiled(rows[b:b + size], num32, planes, dist, tile)
                 screen = screened
             else:
-                _distances_tiled(rows[b:b + size], num, nom, dist, tile)
+                _distances_tiled(rows[b:b + size], num, planes, dist, tile)
         elif sparse:
             _sparse_distances(rows[b], sp, ones, False, row_base, dist[0])
         else:
@@ -703,7 +815,7 @@ def relief_rows(rows, data, num32, by_feature, sp, sparse, rule, n_groups,
             n_chosen = _neighbours(r, dist[i], group, rule, heap, counts,
                                    selected, chosen, coef, screen)
             _update(r, chosen, coef, n_chosen, data, sp, sparse, target,
-                    regression, upd[b + i])
+                    regression, scratch, upd[b + i])
         b += size
 
 
@@ -734,7 +846,7 @@ def distance_weights(current, t, variant, T, out):
 
     dReliefF: max(0, W_{t-1}[A]); pdReliefF: max(0, f(W_{t-1}[A], t)) with
     f(w, t) = (1 - w) / t^T + w (seed eq. f).  At t = 1, or when every w_A is
-    0, all w_A = 1.
+    0, all w_A = 1 (and the return value is False).
     """
     a = out.shape[0]
     positive = False
@@ -750,12 +862,13 @@ def distance_weights(current, t, variant, T, out):
             positive = positive or w > 0.0
     if not positive:
         out[:] = 1.0
+    return positive
 
 
 @njit(**_JIT)
 def feedback_batch(rows, t_done, variant, T, data, copy, unit, sp, sparse,
-                   rule, n_groups, target, regression, n_chunks, total,
-                   trace_every, trace):
+                   tracked, rule, n_groups, target, regression, n_chunks,
+                   total, trace_every, trace):
     """dReliefF / pdReliefF: visit ``rows`` in order, each with distance weights
     from the estimate so far (eq. progressively_weighted_distance).
 
@@ -764,7 +877,10 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, sp, sparse,
     number of trace rows written.  A non-empty ``copy`` of the numeric data
     (float32, ``unit`` 0; or uint16 steps of ``unit``) makes the distances
     float32 screening distances (see ``_neighbours``), which halves (or
-    quarters) the memory read per visit.
+    quarters) the memory read per visit.  Sparse data keep per-row sums
+    in ``tracked = (sums, applied, full_base, split)`` (parts x 3 x n, a x
+    3 and n zeros before the first batch; the parts' feature boundaries,
+    ``feature_parts``) from batch to batch (``_track_row_base``).
     """
     num, nom, has_missing, group, mt = data
     n = group.shape[0]
@@ -780,17 +896,24 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, sp, sparse,
     w = np.ones(a)
     w32 = np.ones(a, np.float32)
     row_base = np.empty(n)
+    scratch = np.zeros(a if sparse else 0)
+    sums, applied, full_base, split = tracked
+    if sparse and t_done == 0:
+        _sparse_row_base(sp, w, False, full_base)
     upd = np.empty(total.shape[0])
     written = 0
     for b in range(rows.shape[0]):
         t = t_done + b + 1
         if t > 1:
             estimate(total, t - 1, regression, current)
-        distance_weights(current, t, variant, T, w)
+        positive = distance_weights(current, t, variant, T, w)
         r = rows[b]
         screen = (False, 0.0, 0.0, num, nom, w, True)
         if sparse:
-            _sparse_row_base(sp, w, True, row_base)
+            _track_row_base_parallel(sp, w, positive, total, regression,
+                                     applied, sums, split)
+            _feedback_row_base(sums, positive, full_base, total, t, variant,
+                               T, regression, row_base)
             _sparse_distances(r, sp, w, True, row_base, dist)
         elif copy.shape[0] > 0:
             c_err, gamma = screen_bound(num, w, True, unit)
@@ -812,7 +935,7 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, sp, sparse,
         n_chosen = _neighbours(r, dist, group, rule, heap, counts, selected,
                                chosen, coef, screen)
         _update(r, chosen, coef, n_chosen, data, sp, sparse, target,
-                regression, upd)
+                regression, scratch, upd)
         for i in range(total.shape[0]):
             total[i] += upd[i]
         if trace_every > 0 and t % trace_every == 0:

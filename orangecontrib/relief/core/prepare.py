@@ -195,8 +195,9 @@ def _classes(y, regression):
 
 
 _INDEX = np.zeros(1, dtype=np.int64)
-_NO_SPARSE = (_INDEX, _INDEX[:0], np.zeros(0), np.zeros(0, dtype=np.bool_),
-              _INDEX, _INDEX[:0], np.zeros(0))
+_NO_SPARSE = (_INDEX, np.zeros(0, np.int32), np.zeros(0),
+              np.zeros(0, dtype=np.bool_), _INDEX, np.zeros(0, np.int32),
+              np.zeros(0))
 
 
 def _prepare_sparse(X, y, nominal, regression):
@@ -208,6 +209,9 @@ def _prepare_sparse(X, y, nominal, regression):
     X, y, n_dropped = _clean_class(X, y, regression)
     n = X.shape[0]
     _check_size(n)
+    if max(X.shape) >= 2 ** 31:
+        raise ValueError("Sparse data must have fewer than 2^31 rows and "
+                         "columns.")
     X = sp.csr_matrix(X)
     X.sum_duplicates()
     lo = X.min(axis=0).toarray().ravel()       # implicit zeros included
@@ -227,9 +231,11 @@ def _prepare_sparse(X, y, nominal, regression):
     X.data = X.data * scale[X.indices]
     Xc = X.tocsc()
     Xc.sort_indices()
-    sparse_data = (X.indptr.astype(np.int64), X.indices.astype(np.int64),
+    # int32 column and row indices (n and a are far below 2^31): less
+    # memory, and less to read in the kernels' column walks
+    sparse_data = (X.indptr.astype(np.int64), X.indices.astype(np.int32),
                    X.data.astype(float), col_nominal.astype(np.bool_),
-                   Xc.indptr.astype(np.int64), Xc.indices.astype(np.int64),
+                   Xc.indptr.astype(np.int64), Xc.indices.astype(np.int32),
                    Xc.data.astype(float))
     group, n_classes, class_counts, target = _classes(y, regression)
     return Prepared(num=np.zeros((n, 0)), nom=np.zeros((n, 0), dtype=np.int8),

@@ -264,12 +264,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         tile = (kernels.BY_FEATURE_TILE if by_feature
                 else max(16, kernels.TILE_BYTES // max(row_bytes, 1)))
         total = np.zeros(width)
-        # sparse feedback: running per-row sums in SPARSE_PARTS parts
-        n_parts, size = (SPARSE_PARTS, (n, a)) if prep.sparse else (0, (0, 0))
-        tracked = (np.zeros((n_parts, 3, size[0])), np.zeros((size[1], 3)),
-                   np.zeros(size[0]), kernels.feature_parts(
-                       prep.sp[4] if prep.sparse else np.zeros(1, np.int64),
-                       max(n_parts, 1)))
+        tracked = _running_row_sums(prep)
         with _threads(n_jobs) as n_threads, \
                 ThreadPoolExecutor(n_threads) as pool:
             done = 0
@@ -380,6 +375,18 @@ def _quantised_copy(prep):
         out[start:start + step] = np.rint(prep.num[start:start + step]
                                           * 65535)
     return out
+
+
+def _running_row_sums(prep):
+    """The sparse feedback variants' per-row sums, all zero before the first
+    visit, in SPARSE_PARTS parts of the features (``kernels.feedback_batch``);
+    empty for dense data."""
+    if not prep.sparse:
+        return (np.zeros((0, 3, 0)), np.zeros((0, 3)), np.zeros(0),
+                np.zeros(2, np.int64))
+    n, a = prep.group.shape[0], prep.sp[3].shape[0]
+    return (np.zeros((SPARSE_PARTS, 3, n)), np.zeros((a, 3)), np.zeros(n),
+            kernels.feature_parts(prep.sp[4], SPARSE_PARTS))
 
 
 def _relieff_in_threads(pool, n_threads, rows, width, *kernel_args):

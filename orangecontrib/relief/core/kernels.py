@@ -474,9 +474,9 @@ def _feedback_row_base(sums, positive, full_base, total, t, variant, T,
         c1 = (1 - s) / visits
     out[:] = 0.0
     for part in sums:
-        ones, first, second = part[0], part[1], part[2]
+        counts, sums1, sums2 = part[0], part[1], part[2]
         for j in range(out.shape[0]):
-            out[j] += s * ones[j] + c1 * first[j] + c2 * second[j]
+            out[j] += s * counts[j] + c1 * sums1[j] + c2 * sums2[j]
 
 
 @njit(**_FAST)

@@ -127,9 +127,11 @@ def prepare(X, y, nominal=None, regression=False):
     n = X.shape[0]
     _check_size(n)
 
-    # column by column, so that no temporary is as large as X
-    n_known = np.array([n - np.count_nonzero(np.isnan(X[:, f]))
-                        for f in range(n_features)], dtype=np.int64)
+    # in blocks of rows, so that no temporary is as large as X
+    n_known = np.full(n_features, n, dtype=np.int64)
+    step = max(1, 1_000_000 // max(1, n_features))
+    for start in range(0, n, step):
+        n_known -= np.count_nonzero(np.isnan(X[start:start + step]), axis=0)
     all_missing = np.flatnonzero(n_known == 0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -148,16 +150,17 @@ def prepare(X, y, nominal=None, regression=False):
     num /= hi[num_cols] - lo[num_cols]
     num = np.ascontiguousarray(num)
     nom_raw = X[:, nom_cols]
-    codes = nom_raw[~np.isnan(nom_raw)]
-    if np.any(codes < 0) or np.any(codes != np.round(codes)):
+    missing = np.isnan(nom_raw)
+    codes = np.where(missing, 0.0, nom_raw)
+    if codes.size and (codes.min() < 0 or np.any(codes != np.round(codes))):
         raise ValueError("Nominal features must hold non-negative integer "
                          "codes (0, 1, ...) or NaN for missing.")
     # int8 codes when they fit: the kernels compare 32 of them at a time
     n_codes = codes.max() + 1 if codes.size else 0
-    nom = np.where(np.isnan(nom_raw), -1, nom_raw).astype(
-        np.int8 if n_codes <= 127 else np.int32)
-    nom = np.ascontiguousarray(nom)
-    del codes, nom_raw
+    nom = np.ascontiguousarray(codes, dtype=np.int8 if n_codes <= 127
+                               else np.int32)
+    nom[missing] = -1
+    del codes, nom_raw, missing
 
     group, n_classes, class_counts, target = _classes(y, regression)
     has_missing = bool(np.isnan(num).any() or (nom < 0).any())
@@ -231,8 +234,8 @@ def _prepare_sparse(X, y, nominal, regression):
     X.data = X.data * scale[X.indices]
     Xc = X.tocsc()
     Xc.sort_indices()
-    # int32 column and row indices (n and a are far below 2^31): less
-    # memory, and less to read in the kernels' column walks
+    # int32 column and row indices (checked above): less memory, and less
+    # to read in the kernels' column walks
     sparse_data = (X.indptr.astype(np.int64), X.indices.astype(np.int32),
                    X.data.astype(float), col_nominal.astype(np.bool_),
                    Xc.indptr.astype(np.int64), Xc.indices.astype(np.int32),

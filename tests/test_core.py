@@ -604,9 +604,12 @@ def test_sparse_feedback_running_sums_equal_dense(variant, regression):
 
 
 @pytest.mark.parametrize("variant", [1, 2])
-def test_tracked_row_sums_follow_the_weights(variant):
+@pytest.mark.parametrize("lazy_rtol", [0.0, 0.05])
+def test_tracked_row_sums_follow_the_weights(variant, lazy_rtol):
     """After every step the tracked per-row sums give sum_A w_A diff(A, 0,
-    x_jA) for that step's distance weights, as a fresh computation does."""
+    x_jA) for that step's distance weights, as a fresh computation does:
+    exactly when nothing may wait, and within the returned bound (times the
+    row's unweighted sum) when changes wait."""
     from orangecontrib.relief.core import kernels
     from orangecontrib.relief.core.prepare import prepare
     X, y, nominal = sparse_problem(4)
@@ -616,13 +619,15 @@ def test_tracked_row_sums_follow_the_weights(variant):
     rule = (kernels.MODE_PER_CLASS, 3, np.ones(3), np.ones((2, 2)))
     data = (prep.num, prep.nom, False, prep.group, prep.missing.as_tuple())
     tracked = (np.zeros((2, 3, n)), np.zeros((a, 3)), np.zeros(n),
-               kernels.feature_parts(prep.sp[4], 2))
+               kernels.feature_parts(prep.sp[4], 2), np.zeros(a),
+               np.array([lazy_rtol]))
     assert 0 < tracked[3][1] < a
     total = np.zeros(a)
     order = np.random.default_rng(0).permutation(n)
     current, w = np.zeros(a), np.empty(a)
     fresh, tracked_base = np.empty(n), np.empty(n)
-    n_positive = 0
+    pending, walked = np.zeros(2), np.zeros(2, np.int64)
+    n_positive, n_waiting = 0, 0
     for t0 in range(n):
         kernels.feedback_batch(
             order[t0:t0 + 1], t0, variant, T, data, np.zeros((0, 0),
@@ -631,16 +636,39 @@ def test_tracked_row_sums_follow_the_weights(variant):
             total, 0, np.empty((0, a)))
         t = t0 + 2
         kernels.estimate(total, t - 1, False, current)
-        positive = kernels.distance_weights(current, t, variant, T, w)
-        n_positive += positive
+        if not kernels.distance_weights(current, t, variant, T, w):
+            continue
+        n_positive += 1
         kernels._sparse_row_base(prep.sp, w, True, fresh)
-        kernels._track_row_base_parallel(prep.sp, w, positive, total, False,
-                                         tracked[1], tracked[0], tracked[3])
-        kernels._feedback_row_base(tracked[0], positive, tracked[2], total,
-                                   t, variant, T, False, tracked_base)
-        np.testing.assert_allclose(tracked_base, fresh, rtol=1e-12,
-                                   atol=1e-12 * fresh.max())
+        coefs = kernels._row_base_coefficients(total, t, variant, T, False)
+        theta = tracked[5][0] * w @ tracked[4] / tracked[4].sum()
+        kernels._track_row_base_parallel(prep.sp, w, total, False, coefs,
+                                         theta, tracked[1], tracked[0],
+                                         tracked[3], pending, walked)
+        kernels._feedback_row_base(tracked[0], coefs, tracked_base)
+        bound = pending.max() * tracked[2]
+        n_waiting += bound.max() > 0
+        assert np.all(np.abs(tracked_base - fresh)
+                      <= bound + 1e-12 * fresh.max())
     assert n_positive > n // 2
+    assert (n_waiting > n // 4) == (lazy_rtol > 0)
+
+
+@pytest.mark.parametrize("variant", ["drelieff", "pdrelieff"])
+@pytest.mark.parametrize("regression", [False, True])
+def test_sparse_feedback_with_waiting_changes_equals_dense(
+        variant, regression, monkeypatch):
+    """However much of the row sums' change is left pending, screening with
+    its bound picks the neighbours of the exact distances."""
+    from orangecontrib.relief.core import engine
+    X, y, nominal = sparse_problem(5, regression=regression)
+    dense = relieff(X.toarray(), y, nominal, variant=variant,
+                    regression=regression).weights
+    for lazy_rtol in (0.0, 0.01, 0.3):
+        monkeypatch.setattr(engine, "SPARSE_LAZY_RTOL", lazy_rtol)
+        sparse = relieff(X, y, nominal, variant=variant,
+                         regression=regression).weights
+        np.testing.assert_allclose(sparse, dense, rtol=0, atol=1e-12)
 
 
 def test_sparse_with_missing_values_is_scored_as_dense():

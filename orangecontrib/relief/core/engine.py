@@ -39,6 +39,11 @@ QUANTISED_MIN_BYTES = 16_000_000
 # parts of the features, updated in parallel (a fixed number, so the result
 # does not depend on the number of threads).
 SPARSE_PARTS = 2
+# ...and let a feature's change wait while it would move a row's sum by at
+# most a fraction of the mean distance weight per unit of diff, starting
+# from this one (it adapts as the run goes); the neighbours are then screened
+# with the resulting bound, so they are exact either way.  0: no waiting.
+SPARSE_LAZY_RTOL = 1e-2
 
 
 @dataclass
@@ -264,6 +269,11 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         tile = (kernels.BY_FEATURE_TILE if by_feature
                 else max(16, kernels.TILE_BYTES // max(row_bytes, 1)))
         total = np.zeros(width)
+        # ReliefF's per-visit updates, reused by every batch: a fresh array
+        # per batch costs a page fault per 4 KB (wide or sparse data: up to
+        # half the run on a virtual machine)
+        updates = (np.empty((min(max_batch, m), width))
+                   if variant_code == kernels.VARIANT_RELIEFF else None)
         tracked = _running_row_sums(prep)
         with _threads(n_jobs) as n_threads, \
                 ThreadPoolExecutor(n_threads) as pool:
@@ -273,7 +283,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                 started = time.perf_counter()
                 if variant_code == kernels.VARIANT_RELIEFF:
                     upd = _relieff_in_threads(
-                        pool, n_threads, rows, width, data, num32, planes,
+                        pool, n_threads, rows, updates, data, num32, planes,
                         by_feature, prep.sp,
                         prep.sparse, rule, n_groups, target, regression,
                         block, tile)
@@ -383,16 +393,18 @@ def _running_row_sums(prep):
     empty for dense data."""
     if not prep.sparse:
         return (np.zeros((0, 3, 0)), np.zeros((0, 3)), np.zeros(0),
-                np.zeros(2, np.int64))
+                np.zeros(2, np.int64), np.zeros(0), np.zeros(1))
     n, a = prep.group.shape[0], prep.sp[3].shape[0]
     return (np.zeros((SPARSE_PARTS, 3, n)), np.zeros((a, 3)), np.zeros(n),
-            kernels.feature_parts(prep.sp[4], SPARSE_PARTS))
+            kernels.feature_parts(prep.sp[4], SPARSE_PARTS), np.zeros(a),
+            np.array([SPARSE_LAZY_RTOL]))
 
 
-def _relieff_in_threads(pool, n_threads, rows, width, *kernel_args):
-    """ReliefF's updates for ``rows``: one chunk of whole blocks of four rows
-    per thread, each chunk visited by ``kernels.relief_rows``."""
-    upd = np.zeros((len(rows), width))
+def _relieff_in_threads(pool, n_threads, rows, updates, *kernel_args):
+    """ReliefF's updates for ``rows`` (written to the first rows of
+    ``updates``): one chunk of whole blocks of four rows per thread, each
+    chunk visited by ``kernels.relief_rows``."""
+    upd = updates[:len(rows)]
     bounds = np.linspace(0, len(rows) / 4, n_threads + 1)
     bounds = np.minimum(4 * np.round(bounds).astype(int), len(rows))
     bounds[-1] = len(rows)
@@ -408,11 +420,10 @@ def _accumulate(upd, total, done, trace_every, steps, points, regression):
     """Add the visits' updates to ``total`` in visiting order (so the result
     does not depend on threads or batches) and record trace points."""
     if not trace_every:
-        for row in upd:
-            total += row
+        kernels.add_rows(upd, total)
         return total
     upd[0] += total
-    running = np.cumsum(upd, axis=0)
+    running = np.cumsum(upd, axis=0, out=upd)
     a = (upd.shape[1] - 1) // 2 if regression else upd.shape[1]
     for t in range((done // trace_every + 1) * trace_every,
                    done + len(upd) + 1, trace_every):

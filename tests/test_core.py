@@ -664,8 +664,10 @@ def test_sparse_feedback_with_waiting_changes_equals_dense(
     X, y, nominal = sparse_problem(5, regression=regression)
     dense = relieff(X.toarray(), y, nominal, variant=variant,
                     regression=regression).weights
+    running_row_sums = engine._running_row_sums
     for lazy_rtol in (0.0, 0.01, 0.3):
-        monkeypatch.setattr(engine, "SPARSE_LAZY_RTOL", lazy_rtol)
+        monkeypatch.setattr(engine, "_running_row_sums",
+                            lambda prep, _: running_row_sums(prep, lazy_rtol))
         sparse = relieff(X, y, nominal, variant=variant,
                          regression=regression).weights
         np.testing.assert_allclose(sparse, dense, rtol=0, atol=1e-12)

@@ -1,9 +1,11 @@
 """The Relief engine: ReliefF, Relief-E, RReliefF, dReliefF and pdReliefF as
 options of one loop (``doc/semantics.md`` is the contract)."""
 import math
+import os
+import threading
 import time
 import warnings
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Optional
@@ -39,10 +41,14 @@ QUANTISED_MIN_BYTES = 16_000_000
 # parts of the features, updated in parallel (a fixed number, so the result
 # does not depend on the number of threads).
 SPARSE_PARTS = 2
-# ...and let a feature's change wait while it would move a row's sum by at
-# most a fraction of the mean distance weight per unit of diff, starting
-# from this one (it adapts as the run goes); the neighbours are then screened
-# with the resulting bound, so they are exact either way.  0: no waiting.
+# ...and pdReliefF lets a feature's change wait while it would move a row's
+# sum by at most a fraction of the mean distance weight per unit of diff,
+# starting from this one (it adapts as the run goes); the neighbours are then
+# screened with the resulting bound, so they are exact either way.  On the
+# benchmark's 5,000 x 20,000 this took pdReliefF from 5.3-6.4 s to 2.7-3.0 s
+# but made dReliefF slower (3.7 -> 4.5-5.6 s): its weights are the running
+# estimate itself, and the many near-zero ones change by as much as they are
+# from step to step, so little can wait without widening the screen a lot.
 SPARSE_LAZY_RTOL = 1e-2
 
 
@@ -274,9 +280,11 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         # half the run on a virtual machine)
         updates = (np.empty((min(max_batch, m), width))
                    if variant_code == kernels.VARIANT_RELIEFF else None)
-        tracked = _running_row_sums(prep)
-        with _threads(n_jobs) as n_threads, \
-                ThreadPoolExecutor(n_threads) as pool:
+        tracked = _running_row_sums(
+            prep, SPARSE_LAZY_RTOL if variant_code == kernels.VARIANT_PD
+            else 0.0)
+        with _threads(n_jobs) as n_threads:
+            pool = _pool(n_threads)
             done = 0
             while done < m:
                 rows = order[done:done + batch]
@@ -387,30 +395,52 @@ def _quantised_copy(prep):
     return out
 
 
-def _running_row_sums(prep):
+def _running_row_sums(prep, lazy_rtol):
     """The sparse feedback variants' per-row sums, all zero before the first
-    visit, in SPARSE_PARTS parts of the features (``kernels.feedback_batch``);
-    empty for dense data."""
+    visit, in SPARSE_PARTS parts of the features, and the starting waiting
+    threshold ``lazy_rtol`` (0: none) (``kernels.feedback_batch``); empty
+    for dense data."""
     if not prep.sparse:
         return (np.zeros((0, 3, 0)), np.zeros((0, 3)), np.zeros(0),
                 np.zeros(2, np.int64), np.zeros(0), np.zeros(1))
     n, a = prep.group.shape[0], prep.sp[3].shape[0]
     return (np.zeros((SPARSE_PARTS, 3, n)), np.zeros((a, 3)), np.zeros(n),
             kernels.feature_parts(prep.sp[4], SPARSE_PARTS), np.zeros(a),
-            np.array([SPARSE_LAZY_RTOL]))
+            np.array([lazy_rtol]))
+
+
+_POOLS = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(n_threads):
+    """A pool of ``n_threads`` threads for ReliefF's chunks, kept for later
+    calls (starting threads cost about 1 ms a call, a tenth of a fit on
+    500 x 50); one per process, as a forked child does not get the threads."""
+    key = (os.getpid(), n_threads)
+    with _POOLS_LOCK:
+        if key not in _POOLS:
+            _POOLS[key] = ThreadPoolExecutor(n_threads,
+                                             thread_name_prefix="relieff")
+        return _POOLS[key]
 
 
 def _relieff_in_threads(pool, n_threads, rows, updates, *kernel_args):
     """ReliefF's updates for ``rows`` (written to the first rows of
     ``updates``): one chunk of whole blocks of four rows per thread, each
-    chunk visited by ``kernels.relief_rows``."""
+    chunk visited by ``kernels.relief_rows`` (in this thread when there is
+    one chunk)."""
     upd = updates[:len(rows)]
     bounds = np.linspace(0, len(rows) / 4, n_threads + 1)
     bounds = np.minimum(4 * np.round(bounds).astype(int), len(rows))
     bounds[-1] = len(rows)
+    chunks = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    if len(chunks) == 1:
+        kernels.relief_rows(rows, *kernel_args, upd)
+        return upd
     futures = [pool.submit(kernels.relief_rows, rows[lo:hi], *kernel_args,
-                           upd[lo:hi])
-               for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+                           upd[lo:hi]) for lo, hi in chunks]
+    wait(futures)       # all of them, even if one failed
     for future in futures:
         future.result()
     return upd

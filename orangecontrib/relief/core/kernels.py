@@ -51,10 +51,6 @@ BY_FEATURE_TILE = 1024
 # The sparse feedback variants' waiting threshold (``feedback_batch``) stays
 # within these multiples of the mean distance weight.
 LAZY_MIN, LAZY_MAX = 1e-6, 1.0
-# ...and adapts so that the entries the candidates read are about this many
-# times those the tracking walks (a walk scatters into rows all over, a
-# candidate reads one row in order: about 4 times cheaper per entry).
-LAZY_WALK_COST = 4
 
 # Walks over sparse columns in scattered order request the columns this many
 # steps ahead (and up to PREFETCH_LINES cache lines of each) before they are
@@ -596,13 +592,13 @@ def _feedback_row_base(sums, coefs, out):
 
 
 @njit(**_FAST)
-def _add_diffs_dense(xr, xj, cr, cj, scale, out, offset):
+def _add_diffs_dense(num, nom, r, j, scale, out, offset):
     """out[offset + A] += scale * diff(A, R, I_j), no missing values."""
-    a_num = xr.shape[0]
+    a_num = num.shape[1]
     for f in range(a_num):
-        out[offset + f] += scale * abs(xr[f] - xj[f])
-    for g in range(cr.shape[0]):
-        out[offset + a_num + g] += scale * (cr[g] != cj[g])
+        out[offset + f] += scale * abs(num[r, f] - num[j, f])
+    for g in range(nom.shape[1]):
+        out[offset + a_num + g] += scale * (nom[r, g] != nom[j, g])
 
 
 @njit(**_JIT)
@@ -860,16 +856,6 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef,
 
 
 @njit(**_JIT)
-def _add_diffs(r, j, scale, offset, num, nom, has_missing, group, mt, out):
-    """out[offset + A] += scale * diff(A, R, I_j) for every feature A."""
-    if has_missing:
-        _add_diffs_missing(num[r], num[j], nom[r], nom[j], group[r],
-                           group[j], mt, scale, out, offset)
-    else:
-        _add_diffs_dense(num[r], num[j], nom[r], nom[j], scale, out, offset)
-
-
-@njit(**_JIT)
 def _update(r, chosen, coef, n_chosen, data, sp, sparse, target, regression,
             scratch, upd):
     """Add the update of visiting R to ``upd``: the signed mean diffs
@@ -883,16 +869,20 @@ def _update(r, chosen, coef, n_chosen, data, sp, sparse, target, regression,
     a = (upd.shape[0] - 1) // 2 if regression else upd.shape[0]
     for i in range(n_chosen):
         j = chosen[i]
+        scale, offset, d_target = coef[i], 0, 0.0
         if regression:
             d_target = abs(target[r] - target[j])
             upd[0] += d_target * coef[i]
-            _add_diffs(r, j, coef[i], 1, num, nom, has_missing, group, mt,
-                       upd)
-            _add_diffs(r, j, d_target * coef[i], 1 + a, num, nom,
-                       has_missing, group, mt, upd)
-        else:
-            _add_diffs(r, j, coef[i], 0, num, nom, has_missing, group, mt,
-                       upd)
+            offset = 1
+        for part in range(2 if regression else 1):
+            # (the dense call gets no missing-value tables: passing that
+            # tuple of arrays cost more than the arithmetic on 50 features)
+            if has_missing:
+                _add_diffs_missing(num[r], num[j], nom[r], nom[j], group[r],
+                                   group[j], mt, scale, upd, offset)
+            else:
+                _add_diffs_dense(num, nom, r, j, scale, upd, offset)
+            scale, offset = d_target * coef[i], 1 + a
 
 
 @njit(**_JIT)
@@ -1042,7 +1032,7 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, sp, sparse,
     by screening with that bound.  ``control[0]`` adapts from step to step
     (between LAZY_MIN and LAZY_MAX) so that the walks of the tracking and
     the candidates' fresh sums read about as many entries; 0 keeps every
-    sum exact.
+    sum exact (and stays 0).
     """
     num, nom, has_missing, group, mt = data
     n = group.shape[0]
@@ -1133,14 +1123,15 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, sp, sparse,
                                              counts, selected, chosen, coef,
                                              screen)
         if sparse and positive and control[0] > 0:
-            # balance the cost of the tracking's walks against that of the
-            # candidates' fresh sums: more waiting while the walks cost more
-            # (deterministic: it depends on the data only)
+            # balance the entries the tracking walks against those the
+            # candidates' fresh sums read (a walked entry costs more, so
+            # this errs on the side of walking); deterministic: it depends
+            # on the data only
             read = 0
             for q in range(n_candidates if screen[0] else 0):
                 j = selected[q]
                 read += sp[0][j + 1] - sp[0][j]
-            if read > LAZY_WALK_COST * walked.sum():
+            if read > walked.sum():
                 control[0] = max(control[0] / 1.5, LAZY_MIN)
             else:
                 control[0] = min(control[0] * 1.5, LAZY_MAX)

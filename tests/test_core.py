@@ -324,7 +324,7 @@ def test_blocking_and_tiling_do_not_change_the_weights(monkeypatch):
 def test_float32_screen_chooses_the_float64_neighbours(variant, monkeypatch):
     """Distances that differ by ~1e-9 (more than TIE_RTOL) are equal in
     float32: the screen must still pick the float64 neighbours."""
-    from orangecontrib.relief.core import engine
+    from orangecontrib.relief.core import engine, kernels
     rng = np.random.default_rng(11)
     X = rng.integers(0, 4, (48, 5)) + 1e-8 * rng.random((48, 5))
     y = rng.integers(0, 2, 48).astype(float)
@@ -345,8 +345,26 @@ def test_float32_screen_chooses_the_float64_neighbours(variant, monkeypatch):
         monkeypatch.setattr(engine, "QUANTISED_MIN_BYTES", 0)
         w = relieff(X, y, nominal, variant=variant, k_nearest=3).weights
         np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
-    monkeypatch.setattr(engine, "SCREEN_MAX_FEATURES", 0)    # screen off
+    else:   # ReliefF's row-major blocks (min form) instead of by feature
+        monkeypatch.setattr(kernels, "BY_FEATURE_MAX", 0)
+        w = relieff(X, y, nominal, k_nearest=3).weights
+        np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
+    # no float32 copy (ReliefF's blocks read the float64 data)
+    monkeypatch.setattr(engine, "SCREEN_MAX_FEATURES", 0)
     w = relieff(X, y, nominal, variant=variant, k_nearest=3).weights
+    np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
+
+
+def test_wide_data_sums_the_screen_in_parts():
+    """More numeric features than kernels.MIN_FORM_CHUNK: ReliefF's float32
+    sums are taken in parts; the weights are still the float64 ones."""
+    from orangecontrib.relief.core import kernels
+    rng = np.random.default_rng(12)
+    a = kernels.MIN_FORM_CHUNK + 100
+    X = rng.integers(0, 3, (40, a)) + 1e-7 * rng.random((40, a))
+    y = (X[:, 0] + X[:, 1] + rng.random(40) > 2.5).astype(float)
+    expected = reference_relief(X, y, np.zeros(a, bool), k=3)
+    w = relieff(X, y, k_nearest=3).weights
     np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
 
 
@@ -368,18 +386,19 @@ def test_screened_runs_agree_with_reference(kinds, variant, monkeypatch):
     np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
 
 
-@pytest.mark.parametrize("copy", ["float32", "float32 weighted",
-                                  "uint16 weighted"])
+@pytest.mark.parametrize("copy", ["float32", "float32 in parts", "float64",
+                                  "float32 weighted", "uint16 weighted"])
 def test_screen_error_bound_holds(copy):
-    """|D~ - D| <= c + gamma D~ for the screening distances (kernels.
-    screen_bound), on values spread over many binades, with nominal
-    features too."""
+    """The screening distances are within their proven bounds of the float64
+    distances (kernels.min_form_bound for ReliefF's tiled blocks,
+    kernels.screen_bound otherwise), on values spread over many binades,
+    with nominal features too."""
     from orangecontrib.relief.core import engine, kernels
     rng = np.random.default_rng(5)
     n, a = 64, 300
     nominal = np.arange(a) >= 250
     X = np.where(nominal, rng.integers(0, 3, (n, a)), rng.random((n, a)) ** 8)
-    weighted = copy != "float32"
+    weighted = copy.endswith("weighted")
     unit = 1 / 65535 if copy.startswith("uint16") else 0.0
     if unit:    # every value 0.49 steps off the grid, all pairs one way
         X[:4, :250] = (rng.integers(40000, 65000, (4, 250)) + 0.49) * unit
@@ -388,6 +407,7 @@ def test_screen_error_bound_holds(copy):
     prep = engine.prepare(X, rng.integers(0, 2, n), nominal, False)
     num, nom = prep.num, prep.nom
     screen_copy = (engine._quantised_copy(prep) if unit
+                   else num if copy == "float64"
                    else engine._screening_copy(prep))
     w = rng.random(a) if weighted else np.ones(a)
     w32 = np.where(np.arange(a) < 250, w * (unit or 1), w).astype(np.float32)
@@ -396,9 +416,14 @@ def test_screen_error_bound_holds(copy):
     rows = np.arange(4)
     by_feature = np.empty((4, n))
     if not weighted:
-        kernels._distances_tiled(rows, screen_copy, engine.pack_planes(nom),
-                                 screened, 16)
-        numeric = np.ascontiguousarray(screen_copy.T)    # nominal left out
+        row_sums = screen_copy.sum(axis=1, dtype=np.float64)
+        # sums in float32 over all 250 numeric features, or over parts of
+        # 64 (the last one shorter), added in float64
+        chunk = 64 if copy.endswith("parts") else kernels.MIN_FORM_CHUNK
+        kernels._distances_tiled(rows, screen_copy, row_sums,
+                                 engine.pack_planes(nom), screened, 16, chunk)
+        c0, c1 = kernels.min_form_bound(250, copy != "float64", chunk)
+        numeric = np.ascontiguousarray(screen_copy.T, dtype=np.float32)
         kernels._distances_tiled_by_feature(rows, numeric, by_feature,
                                             np.empty((4, 16), np.float32))
     for i in rows:
@@ -407,10 +432,17 @@ def test_screen_error_bound_holds(copy):
                                       0, n)
         for j in range(n):
             exact[j] = kernels._exact_distance(i, j, num, nom, w, weighted)
+        exact[i] = 0.0
         c_err, gamma = kernels.screen_bound(num, w, weighted, unit)
         error = np.abs(screened[i] - exact)
-        assert np.all(error <= c_err + gamma * screened[i])
-        assert error.max() > 0          # float32 did round
+        if weighted:
+            assert np.all(error <= c_err + gamma * screened[i])
+        else:
+            bound = c0 + c1 * row_sums[i]
+            assert np.all(error <= bound)
+            # the bound is not loose by orders of magnitude either
+            assert error.max() > bound * (0 if copy == "float64" else 1e-4)
+        assert error.max() > 0          # the sums did round
         if unit:    # the rounding to uint16 steps needs its term of c
             c_without = c_err - 1.1 * unit * w[:250].sum()
             assert np.any(error > c_without + gamma * screened[i])
@@ -671,6 +703,44 @@ def test_sparse_feedback_with_waiting_changes_equals_dense(
         sparse = relieff(X, y, nominal, variant=variant,
                          regression=regression).weights
         np.testing.assert_allclose(sparse, dense, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["drelieff", "pdrelieff"])
+@pytest.mark.parametrize("kinds", ["numeric", "mixed"])
+def test_grouped_feedback_visits_equal_one_at_a_time(variant, kinds,
+                                                     monkeypatch):
+    """Dense feedback variants screen groups of visits with the weights of
+    the group's first visit, widened by the weights' drift; whatever the
+    group size, the neighbours (and weights) are those of one visit at a
+    time with exact distances, through both the widened screens and the
+    visits that fall back to their own pass."""
+    from orangecontrib.relief.core import engine, kernels
+    rng = np.random.default_rng(8)
+    n, a = 150, 70
+    X = rng.random((n, a))
+    nominal = np.zeros(a, bool)
+    if kinds == "mixed":
+        nominal[::3] = True
+        X[:, nominal] = rng.integers(0, 3, (n, nominal.sum()))
+    y = ((X[:, 1] + X[:, 2] > 1) ^ (rng.random(n) < 0.1)).astype(float)
+    expected = reference_relief(X, y, nominal, variant=variant, k=5)
+    running_row_sums = engine._running_row_sums
+    states = []
+
+    def start_grouped(prep, lazy_rtol):
+        tracked = running_row_sums(prep, lazy_rtol)
+        tracked[5][:] = (kernels.GROUP_MAX, 1, 0)   # size, patience, calm
+        states.append(tracked[5])
+        return tracked
+
+    monkeypatch.setattr(engine, "_running_row_sums", start_grouped)
+    for n_jobs in (1, 2):
+        w = relieff(X, y, nominal, variant=variant, k_nearest=5,
+                    n_jobs=n_jobs).weights
+        np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
+    # some visits fell back (the patience grew), and groups went on
+    size, patience, _ = states[-1]
+    assert patience > 1 and size >= 1
 
 
 def test_sparse_with_missing_values_is_scored_as_dense():

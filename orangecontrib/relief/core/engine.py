@@ -271,7 +271,11 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         batch = max(1, min(max_batch, FIRST_BATCH_TERMS // row_terms))
         block = 4 * max(1, min(kernels.BLOCK_ROWS,
                                kernels.BLOCK_BYTES // (8 * n)) // 4)
-        row_bytes = 8 * (prep.num.shape[1] + planes[0].shape[1])
+        copy, row_sums = (_blocks_data(prep, num32, by_feature)
+                          if variant_code == kernels.VARIANT_RELIEFF
+                          else (num32, np.zeros(0)))
+        row_bytes = (copy.itemsize * prep.num.shape[1]
+                     + 8 * planes[0].shape[1])
         tile = (kernels.BY_FEATURE_TILE if by_feature
                 else max(16, kernels.TILE_BYTES // max(row_bytes, 1)))
         total = np.zeros(width)
@@ -291,8 +295,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                 started = time.perf_counter()
                 if variant_code == kernels.VARIANT_RELIEFF:
                     upd = _relieff_in_threads(
-                        pool, n_threads, rows, updates, data, num32, planes,
-                        by_feature, prep.sp,
+                        pool, n_threads, rows, updates, data, copy, row_sums,
+                        planes, by_feature, prep.sp,
                         prep.sparse, rule, n_groups, target, regression,
                         block, tile)
                     total = _accumulate(upd, total, done, trace_every, steps,
@@ -380,6 +384,18 @@ def _screening_copy(prep, by_feature=False):
     return prep.num.astype(np.float32)
 
 
+def _blocks_data(prep, num32, by_feature):
+    """What ReliefF's blocks of visits read (``kernels.relief_rows``): the
+    screening copy, or on dense data without missing values but with too
+    many features for it, the float64 data itself; with the float64 sums of
+    its rows, which the min form of the distances needs
+    (``kernels._distances_tiled``)."""
+    if by_feature or prep.sparse or prep.has_missing:
+        return num32, np.zeros(0)
+    copy = num32 if num32.shape[0] > 0 else prep.num
+    return copy, copy.sum(axis=1, dtype=np.float64)
+
+
 def _quantised_copy(prep):
     """The numeric data rounded to uint16 steps of 1/65535: the feedback
     variants' screening copy when the float32 one would not fit in cache
@@ -398,11 +414,11 @@ def _quantised_copy(prep):
 def _running_row_sums(prep, lazy_rtol):
     """The sparse feedback variants' per-row sums, all zero before the first
     visit, in SPARSE_PARTS parts of the features, and the starting waiting
-    threshold ``lazy_rtol`` (0: none) (``kernels.feedback_batch``); empty
-    for dense data."""
-    if not prep.sparse:
+    threshold ``lazy_rtol`` (0: none) (``kernels.feedback_batch``); for
+    dense data, empty sums and the starting state of the grouped visits."""
+    if not prep.sparse:     # dense: the grouping's (size, patience, calm)
         return (np.zeros((0, 3, 0)), np.zeros((0, 3)), np.zeros(0),
-                np.zeros(2, np.int64), np.zeros(0), np.zeros(1))
+                np.zeros(2, np.int64), np.zeros(0), np.array([1.0, 1.0, 0.0]))
     n, a = prep.group.shape[0], prep.sp[3].shape[0]
     return (np.zeros((SPARSE_PARTS, 3, n)), np.zeros((a, 3)), np.zeros(n),
             kernels.feature_parts(prep.sp[4], SPARSE_PARTS), np.zeros(a),

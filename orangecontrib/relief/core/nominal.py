@@ -322,8 +322,9 @@ def mismatches_block4(rows, planes, n_bits, out, j0, j1):
     """``out[i, j] += #{g : nom[rows[i], g] != nom[j, g]}`` for i < 4 and j in
     [j0, j1), from the bit-planes of ``pack_planes``.
 
-    A 4 x 4 register tile as in ``kernels._distances_block4`` (the tail of
-    fewer than four other rows goes one at a time); the counts are exact."""
+    A 4 x 4 register tile: each other row's planes, loaded once, serve the
+    four visited rows (the tail of fewer than four other rows goes one at a
+    time); the counts are exact."""
     if n_bits == 1:
         _block4_b1(rows, planes, out, j0, j1)
     elif n_bits == 2:

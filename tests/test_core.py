@@ -699,7 +699,8 @@ def test_sparse_feedback_with_waiting_changes_equals_dense(
     running_row_sums = engine._running_row_sums
     for lazy_rtol in (0.0, 0.01, 0.3):
         monkeypatch.setattr(engine, "_running_row_sums",
-                            lambda prep, _: running_row_sums(prep, lazy_rtol))
+                            lambda prep, _, grouped: running_row_sums(
+                                prep, lazy_rtol, grouped))
         sparse = relieff(X, y, nominal, variant=variant,
                          regression=regression).weights
         np.testing.assert_allclose(sparse, dense, rtol=0, atol=1e-12)
@@ -727,9 +728,11 @@ def test_grouped_feedback_visits_equal_one_at_a_time(variant, kinds,
     running_row_sums = engine._running_row_sums
     states = []
 
-    def start_grouped(prep, lazy_rtol):
-        tracked = running_row_sums(prep, lazy_rtol)
-        tracked[5][:] = (kernels.GROUP_MAX, 1, 0)   # size, patience, calm
+    def start_grouped(prep, lazy_rtol, grouped):
+        assert not grouped                  # a small copy: no groups
+        tracked = running_row_sums(prep, lazy_rtol, True)
+        # size, patience, calm groups, largest size
+        tracked[5][:] = (kernels.GROUP_MAX, 1, 0, kernels.GROUP_MAX)
         states.append(tracked[5])
         return tracked
 
@@ -739,7 +742,7 @@ def test_grouped_feedback_visits_equal_one_at_a_time(variant, kinds,
                     n_jobs=n_jobs).weights
         np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
     # some visits fell back (the patience grew), and groups went on
-    size, patience, _ = states[-1]
+    size, patience, _, _ = states[-1]
     assert patience > 1 and size >= 1
 
 

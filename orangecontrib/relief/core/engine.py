@@ -286,7 +286,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                    if variant_code == kernels.VARIANT_RELIEFF else None)
         tracked = _running_row_sums(
             prep, SPARSE_LAZY_RTOL if variant_code == kernels.VARIANT_PD
-            else 0.0)
+            else 0.0, num32.nbytes >= kernels.GROUP_MIN_BYTES)
         with _threads(n_jobs) as n_threads:
             pool = _pool(n_threads)
             done = 0
@@ -411,14 +411,17 @@ def _quantised_copy(prep):
     return out
 
 
-def _running_row_sums(prep, lazy_rtol):
+def _running_row_sums(prep, lazy_rtol, grouped=False):
     """The sparse feedback variants' per-row sums, all zero before the first
     visit, in SPARSE_PARTS parts of the features, and the starting waiting
     threshold ``lazy_rtol`` (0: none) (``kernels.feedback_batch``); for
-    dense data, empty sums and the starting state of the grouped visits."""
-    if not prep.sparse:     # dense: the grouping's (size, patience, calm)
+    dense data, empty sums and the starting state of the grouped visits
+    (groups of at most one visit unless ``grouped``)."""
+    if not prep.sparse:     # (size, patience, calm groups, largest size)
+        largest = kernels.GROUP_MAX if grouped else 1
         return (np.zeros((0, 3, 0)), np.zeros((0, 3)), np.zeros(0),
-                np.zeros(2, np.int64), np.zeros(0), np.array([1.0, 1.0, 0.0]))
+                np.zeros(2, np.int64), np.zeros(0),
+                np.array([1.0, 1.0, 0.0, largest]))
     n, a = prep.group.shape[0], prep.sp[3].shape[0]
     return (np.zeros((SPARSE_PARTS, 3, n)), np.zeros((a, 3)), np.zeros(n),
             kernels.feature_parts(prep.sp[4], SPARSE_PARTS), np.zeros(a),

@@ -628,12 +628,20 @@ def _feedback_row_base(sums, coefs, out):
 
 @njit(**_FAST)
 def _add_diffs_dense(num, nom, r, j, scale, out, offset):
-    """out[offset + A] += scale * diff(A, R, I_j), no missing values."""
-    a_num = num.shape[1]
+    """out[offset + A] += scale * diff(A, R, I_j), no missing values.
+
+    On row views and slices of ``out``: indexing the 2-D arrays and ``out``
+    directly kept LLVM from vectorising (about 7 ns per nominal term on
+    GAMETES, 0.4 ns this way)."""
+    a_num, a_nom = num.shape[1], nom.shape[1]
+    xr, xj = num[r], num[j]
+    o = out[offset:offset + a_num]
     for f in range(a_num):
-        out[offset + f] += scale * abs(num[r, f] - num[j, f])
-    for g in range(nom.shape[1]):
-        out[offset + a_num + g] += scale * (nom[r, g] != nom[j, g])
+        o[f] += scale * abs(xr[f] - xj[f])
+    cr, cj = nom[r], nom[j]
+    o = out[offset + a_num:offset + a_num + a_nom]
+    for g in range(a_nom):
+        o[g] += scale if cr[g] != cj[g] else 0.0
 
 
 @njit(**_JIT)

@@ -387,18 +387,21 @@ def test_screened_runs_agree_with_reference(kinds, variant, monkeypatch):
 
 
 @pytest.mark.parametrize("copy", ["float32", "float32 in parts", "float64",
-                                  "float32 weighted", "uint16 weighted"])
+                                  "float32 weighted", "uint16 weighted",
+                                  "float32 weighted, tables",
+                                  "uint16 weighted, tables"])
 def test_screen_error_bound_holds(copy):
     """The screening distances are within their proven bounds of the float64
     distances (kernels.min_form_bound for ReliefF's tiled blocks,
-    kernels.screen_bound otherwise), on values spread over many binades,
-    with nominal features too."""
+    kernels.screen_bound otherwise, plus the rounding of the weights when
+    the nominal part comes from lookup tables), on values spread over many
+    binades, with nominal features too."""
     from orangecontrib.relief.core import engine, kernels
     rng = np.random.default_rng(5)
     n, a = 64, 300
     nominal = np.arange(a) >= 250
     X = np.where(nominal, rng.integers(0, 3, (n, a)), rng.random((n, a)) ** 8)
-    weighted = copy.endswith("weighted")
+    weighted = "weighted" in copy
     unit = 1 / 65535 if copy.startswith("uint16") else 0.0
     if unit:    # every value 0.49 steps off the grid, all pairs one way
         X[:4, :250] = (rng.integers(40000, 65000, (4, 250)) + 0.49) * unit
@@ -410,7 +413,21 @@ def test_screen_error_bound_holds(copy):
                    else num if copy == "float64"
                    else engine._screening_copy(prep))
     w = rng.random(a) if weighted else np.ones(a)
-    w32 = np.where(np.arange(a) < 250, w * (unit or 1), w).astype(np.float32)
+    w32 = np.empty(a, np.float32)
+    planes = (engine.pack_planes(nom) if copy.endswith("tables")
+              else (np.zeros((0, 0), np.uint64), 1))
+    tables = np.empty((planes[0].shape[1] // planes[1] * 8, 256), np.uint32)
+    c_err, gamma, lut = kernels._weighted_screen(num, screen_copy, w, unit,
+                                                 w32, planes, tables)
+    assert np.array_equal(w32, np.where(np.arange(a) < 250, w * (unit or 1),
+                                        w).astype(np.float32))
+    if copy.endswith("tables"):     # the weights' rounding is in the bound
+        c_plain, _ = kernels.screen_bound(num, w, True, unit)
+        assert 0 < c_err - c_plain < 1e-6 * w[250:].sum()
+    elif weighted:
+        assert (c_err, gamma) == kernels.screen_bound(num, w, True, unit)
+    else:
+        c_err, gamma = kernels.screen_bound(num, w, False, unit)
     exact = np.empty(n)
     screened = np.empty((4, n))
     rows = np.arange(4)
@@ -428,12 +445,11 @@ def test_screen_error_bound_holds(copy):
                                             np.empty((4, 16), np.float32))
     for i in rows:
         if weighted:
-            kernels._screen_distances(i, screen_copy, nom, w32, screened[i],
-                                      0, n)
+            kernels._screen_distances(i, screen_copy, nom, w32, lut,
+                                      screened[i], 0, n)
         for j in range(n):
             exact[j] = kernels._exact_distance(i, j, num, nom, w, weighted)
         exact[i] = 0.0
-        c_err, gamma = kernels.screen_bound(num, w, weighted, unit)
         error = np.abs(screened[i] - exact)
         if weighted:
             assert np.all(error <= c_err + gamma * screened[i])
@@ -664,7 +680,8 @@ def test_tracked_row_sums_follow_the_weights(variant, lazy_rtol):
         kernels.feedback_batch(
             order[t0:t0 + 1], t0, variant, T, data, np.zeros((0, 0),
                                                              np.float32),
-            0.0, prep.sp, True, tracked, rule, 2, np.zeros(n), False, 1,
+            0.0, (np.zeros((0, 0), np.uint64), 1), prep.sp, True, tracked,
+            rule, 2, np.zeros(n), False, 1,
             total, 0, np.empty((0, a)))
         t = t0 + 2
         kernels.estimate(total, t - 1, False, current)

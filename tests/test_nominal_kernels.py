@@ -192,3 +192,59 @@ def test_no_nominal_features():
 def test_empty_rows():
     planes, n_bits = nominal.pack_planes(np.zeros((0, 70), np.int8))
     assert planes.shape == (0, 2) and n_bits == 1
+
+
+# ------------------------------------ weight_tables / weighted_mismatches
+
+def test_weight_tables_hold_subset_sums_of_the_rounded_weights():
+    rng = np.random.default_rng(3)
+    a = 70                                      # two words, the last partial
+    w = rng.random(a) ** 3
+    w[[0, 9, 69]] = 0.0
+    planes, n_bits = nominal.pack_planes(np.zeros((1, a), np.int8))
+    tables = np.full(nominal.table_shape(planes, n_bits), 7, np.uint32)
+    assert tables.shape == (16, 256)
+    unit, error = nominal.weight_tables(w, tables)
+    assert unit == w.max() / (2 ** nominal.TABLE_BITS - 1)
+    q = np.rint(w / unit)
+    assert error == pytest.approx(np.abs(w - unit * q).sum(), rel=1e-12)
+    assert 0 < error < a * unit / 2
+    q = np.concatenate([q, np.zeros(128 - a)])  # padding features count 0
+    bits = (np.arange(256)[:, None] >> np.arange(8)) & 1
+    for t in range(16):
+        np.testing.assert_array_equal(tables[t], bits @ q[8 * t:8 * t + 8])
+    # all weights zero: nothing to count
+    unit, error = nominal.weight_tables(np.zeros(a), tables)
+    assert unit == 0 and error == 0 and not tables.any()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("a", A_NOMS)
+def test_weighted_mismatches_match_naive(kind, a):
+    """Exactly unit times the integer sum of the rounded weights over the
+    features that differ, added to ``out``; within the tables' error of
+    the float64 weighted count."""
+    n = 23
+    nom = make_nom(kind, n, a, seed=200 + a)
+    nom[5] = nom[6]
+    rng = np.random.default_rng(a)
+    w = rng.random(a) * (rng.random(a) < 0.7)
+    planes, n_bits = nominal.pack_planes(nom)
+    tables = np.empty(nominal.table_shape(planes, n_bits), np.uint32)
+    unit, error = nominal.weight_tables(w, tables)
+    q = np.rint(w / unit).astype(np.int64) if unit > 0 else np.zeros(a, int)
+    for r, j0, j1 in [(6, 0, n), (0, 3, 20), (22, 7, 8), (4, 9, 9)]:
+        big = rng.random(n + 4)
+        before = big.copy()
+        nominal.weighted_mismatches(r, planes, n_bits, tables, unit,
+                                    big[2:], j0, j1)
+        differ = nom[j0:j1] != nom[r]
+        expected = before.copy()
+        expected[2 + j0:2 + j1] += unit * (differ @ q).astype(float)
+        np.testing.assert_array_equal(big, expected)
+        exact = differ @ w
+        assert np.all(np.abs((big - before)[2 + j0:2 + j1] - exact)
+                      <= error + 1e-15 * exact)
+    out = np.zeros(n)
+    nominal.weighted_mismatches(5, planes, n_bits, tables, unit, out, 0, n)
+    assert out[6] == 0 and out[5] == 0

@@ -261,10 +261,12 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                  else _screening_copy(prep, by_feature))
         unit = 1.0 / 65535 if quantised and num32.shape[0] > 0 else 0.0
         by_feature = by_feature and num32.shape[0] > 0
-        # ReliefF's blocks count nominal mismatches by popcount
-        planes = (pack_planes(prep.nom) if variant_code ==
-                  kernels.VARIANT_RELIEFF and not prep.sparse
-                  and not prep.has_missing
+        # nominal bit-planes: ReliefF's blocks count mismatches by popcount,
+        # the feedback variants' screens look up their weights by the byte
+        planes = (pack_planes(prep.nom)
+                  if not prep.sparse and not prep.has_missing
+                  and (variant_code == kernels.VARIANT_RELIEFF
+                       or num32.shape[0] > 0)
                   else (np.zeros((0, 0), np.uint64), 1))
         row_terms = n * max(a, 1)
         max_batch = max(4 * _n_threads(n_jobs), BATCH_BYTES // (8 * width))
@@ -308,8 +310,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                                       if trace_every else 0, a))
                     written = kernels.feedback_batch(
                         rows, done, variant_code, float(T_used or 0.0), data,
-                        num32, unit, prep.sp, prep.sparse, tracked, rule,
-                        n_groups, target, regression, chunks, total,
+                        num32, unit, planes, prep.sp, prep.sparse, tracked,
+                        rule, n_groups, target, regression, chunks, total,
                         trace_every or 0, trace)
                     points.extend(trace[:written])
                     steps.extend(range((done // trace_every + 1) * trace_every,

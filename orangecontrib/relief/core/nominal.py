@@ -13,10 +13,13 @@ screened by lookup tables over the same mismatch words
 (``weighted_mismatches``): the weights are rounded to integer multiples q_g
 of a unit (``weight_tables``), and for each byte of a word (8 features) a
 table of 256 entries holds the sum of q_g over every subset of its bits, so
-8 features cost one lookup.  On GAMETES (1,600 x 1,000, one thread) a visit
-took 164 us this way against 266 us for the SIMD comparison of the codes
-with float32 weights; per-chunk tables over the codes themselves (one uint8
-code for 5 ternary features) had been slower than that comparison (0.67x).
+8 features cost one lookup.  On GAMETES (1,600 x 1,000, one thread, AMD
+EPYC) a visit's screen took 135-141 us this way, plus 20 us to build the
+tables, against 262 us for the SIMD comparison of the codes with float32
+weights; rounding the weights to 8-16 bits and counting with popcount per
+bit took 140-250 us with more candidates, and per-chunk tables over the
+codes themselves (one uint8 code for 5 ternary features) had been slower
+than the comparison (0.67x).
 """
 import numpy as np
 from numba import njit, types

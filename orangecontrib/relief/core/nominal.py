@@ -341,7 +341,6 @@ def mismatches_block4(rows, planes, n_bits, out, j0, j1):
         _block4_general(rows, planes, n_bits, out, j0, j1)
 
 
-
 # ---------------------------------------------------------------------------
 # Lookup tables over mismatch bytes (weighted mismatches, screening)
 

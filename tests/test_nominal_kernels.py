@@ -234,14 +234,24 @@ def test_weighted_mismatches_match_naive(kind, a):
     unit, error = nominal.weight_tables(w, tables)
     q = np.rint(w / unit).astype(np.int64) if unit > 0 else np.zeros(a, int)
     for r, j0, j1 in [(6, 0, n), (0, 3, 20), (22, 7, 8), (4, 9, 9)]:
+        differ = nom[j0:j1] != nom[r]
+        # the integer sums, exactly (unit 1, added to zeros)
+        counts = np.zeros(n + 4)
+        nominal.weighted_mismatches(r, planes, n_bits, tables, 1.0,
+                                    counts[2:], j0, j1)
+        expected = np.zeros(n + 4)
+        expected[2 + j0:2 + j1] = differ @ q
+        np.testing.assert_array_equal(counts, expected)
+        # added to ``out`` (one rounding, or none where LLVM fuses the
+        # multiply and add), only in [j0, j1)
         big = rng.random(n + 4)
         before = big.copy()
         nominal.weighted_mismatches(r, planes, n_bits, tables, unit,
                                     big[2:], j0, j1)
-        differ = nom[j0:j1] != nom[r]
-        expected = before.copy()
-        expected[2 + j0:2 + j1] += unit * (differ @ q).astype(float)
-        np.testing.assert_array_equal(big, expected)
+        np.testing.assert_allclose(big, before + unit * expected, rtol=3e-16,
+                                   atol=0)
+        assert np.array_equal(big[:2 + j0], before[:2 + j0])
+        assert np.array_equal(big[2 + j1:], before[2 + j1:])
         exact = differ @ w
         assert np.all(np.abs((big - before)[2 + j0:2 + j1] - exact)
                       <= error + 1e-15 * exact)

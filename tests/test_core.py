@@ -589,6 +589,45 @@ def test_bad_data_raises_clear_errors():
         relieff(X, np.arange(10) % 2, nominal=[True, False, False])
 
 
+@pytest.mark.parametrize("bad", [-1.0, 2.5, np.inf, 2.0 ** 40])
+def test_nominal_codes_must_be_non_negative_integers(bad):
+    X = np.tile([[0.0, 1.0], [2.0, 0.0], [1.0, 1.0]], (4, 1))
+    X[5, 0] = bad
+    with pytest.raises(ValueError, match="Nominal features"):
+        relieff(X, np.arange(12) % 2, nominal=[True, False])
+
+
+def test_prepare_codes_and_ranges():
+    """One pass finds each column's known count and range (NaN skipped) and
+    turns nominal columns into int8 codes, or int32 past 127, -1 = missing;
+    any memory layout of X gives the same."""
+    from orangecontrib.relief.core.prepare import prepare
+    X = np.array([[0.0, 5.0, 3.0, np.nan, 7.0],
+                  [1.0, np.nan, 3.0, np.nan, 2.0],
+                  [np.nan, -1.0, 3.0, np.nan, 300.0],
+                  [2.0, 4.0, 3.0, np.nan, 2.0]])
+    y = np.array([0, 1, 0, 1])
+    nominal = [True, False, False, True, True]
+    with pytest.warns(ReliefWarning, match="no known value"):
+        prep = prepare(X, y, nominal)
+    assert prep.used.tolist() == [1, 0, 4]      # numeric first, then nominal
+    assert prep.constant.tolist() == [2] and prep.all_missing.tolist() == [3]
+    np.testing.assert_array_equal(
+        prep.num[:, 0], [1.0, np.nan, 0.0, 5 / 6])   # (x - min) / range
+    assert prep.nom.dtype == np.int32                   # code 300
+    assert prep.nom.tolist() == [[0, 7], [1, 2], [-1, 300], [2, 2]]
+    assert prep.has_missing
+    for layout in (np.asfortranarray(X), np.hstack([X, X])[:, :5]):
+        with pytest.warns(ReliefWarning):
+            other = prepare(layout, y, nominal)
+        np.testing.assert_array_equal(other.num, prep.num)
+        np.testing.assert_array_equal(other.nom, prep.nom)
+    with pytest.warns(ReliefWarning):
+        small = prepare(X[:, [0, 3]], y, [True, True])
+    assert small.nom.dtype == np.int8
+    assert small.nom[:, 0].tolist() == [0, 1, -1, 2]
+
+
 @pytest.mark.parametrize("variant", ["relieff", "drelieff", "pdrelieff"])
 @pytest.mark.parametrize("options", [dict(), dict(regression=True),
                                      dict(weight_by_distance=True, k_nearest=3)])
@@ -693,7 +732,8 @@ def test_tracked_row_sums_follow_the_weights(variant, lazy_rtol):
         theta = tracked[5][0] * w @ tracked[4] / tracked[4].sum()
         kernels._track_row_base_parallel(prep.sp, w, total, False, coefs,
                                          theta, tracked[1], tracked[0],
-                                         tracked[3], pending, walked)
+                                         tracked[3], pending, walked, -1,
+                                         np.empty((2, 0)))
         kernels._feedback_row_base(tracked[0], coefs, tracked_base)
         bound = pending.max() * tracked[2]
         n_waiting += bound.max() > 0

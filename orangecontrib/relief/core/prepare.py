@@ -1,4 +1,5 @@
-"""Turn raw arrays into what the Relief kernels need (pure numpy).
+"""Turn raw arrays into what the Relief kernels need (numpy, and two numba
+passes over dense data).
 
 Everything here follows ``doc/semantics.md``:
 
@@ -18,6 +19,9 @@ from typing import Optional
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
+
+_JIT = dict(cache=True, nogil=True)
 
 
 class ReliefWarning(UserWarning):
@@ -127,16 +131,8 @@ def prepare(X, y, nominal=None, regression=False):
     n = X.shape[0]
     _check_size(n)
 
-    # in blocks of rows, so that no temporary is as large as X
-    n_known = np.full(n_features, n, dtype=np.int64)
-    step = max(1, 1_000_000 // max(1, n_features))
-    for start in range(0, n, step):
-        n_known -= np.count_nonzero(np.isnan(X[start:start + step]), axis=0)
+    n_known, lo, hi = _column_stats(X)
     all_missing = np.flatnonzero(n_known == 0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        lo = np.fmin.reduce(X, axis=0)      # NaN only if all missing
-        hi = np.fmax.reduce(X, axis=0)
     constant = np.flatnonzero((n_known > 0) & (lo == hi))
     if len(all_missing):
         warnings.warn(f"{len(all_missing)} feature(s) have no known value; "
@@ -149,18 +145,15 @@ def prepare(X, y, nominal=None, regression=False):
     num -= lo[num_cols]
     num /= hi[num_cols] - lo[num_cols]
     num = np.ascontiguousarray(num)
-    nom_raw = X[:, nom_cols]
-    missing = np.isnan(nom_raw)
-    codes = np.where(missing, 0.0, nom_raw)
-    if codes.size and (codes.min() < 0 or np.any(codes != np.round(codes))):
+    # int8 codes when they fit: the kernels compare 32 of them at a time
+    nom = np.empty((n, len(nom_cols)), np.int8)
+    valid, top = _nominal_codes(X, nom_cols, nom)
+    if valid and top > 127:
+        nom = np.empty((n, len(nom_cols)), np.int32)
+        valid, top = _nominal_codes(X, nom_cols, nom)
+    if not valid:
         raise ValueError("Nominal features must hold non-negative integer "
                          "codes (0, 1, ...) or NaN for missing.")
-    # int8 codes when they fit: the kernels compare 32 of them at a time
-    n_codes = codes.max() + 1 if codes.size else 0
-    nom = np.ascontiguousarray(codes, dtype=np.int8 if n_codes <= 127
-                               else np.int32)
-    nom[missing] = -1
-    del codes, nom_raw, missing
 
     group, n_classes, class_counts, target = _classes(y, regression)
     has_missing = bool(np.isnan(num).any() or (nom < 0).any())
@@ -172,6 +165,51 @@ def prepare(X, y, nominal=None, regression=False):
                     class_counts=class_counts, target=target,
                     has_missing=has_missing, missing=missing,
                     n_dropped=n_dropped)
+
+
+@njit(**_JIT)
+def _column_stats(X):
+    """Per column: the number of known values, and their min and max (NaN
+    when none is known).  One pass over the rows, without branches (it
+    vectorises; numpy took a pass for each and 3x longer)."""
+    n, a = X.shape
+    n_known = np.zeros(a, np.int64)
+    lo = np.full(a, np.inf)
+    hi = np.full(a, -np.inf)
+    for i in range(n):
+        row = X[i]
+        for f in range(a):
+            v = row[f]
+            n_known[f] += v == v
+            lo[f] = v if v < lo[f] else lo[f]       # (NaN compares false)
+            hi[f] = v if v > hi[f] else hi[f]
+    for f in range(a):
+        if n_known[f] == 0:
+            lo[f] = hi[f] = np.nan
+    return n_known, lo, hi
+
+
+@njit(**_JIT)
+def _nominal_codes(X, cols, out):
+    """out[:, g] = the codes in column cols[g] of X, -1 for NaN.  Returns
+    (valid, top): whether every known value is a non-negative integer code
+    that fits ``out`` (2^31 - 1 at most), and the largest code seen."""
+    limit = min(np.iinfo(out.dtype).max, 2 ** 31 - 1)
+    top = -1
+    valid = True
+    for i in range(X.shape[0]):
+        row, codes = X[i], out[i]
+        for g in range(cols.shape[0]):
+            v = row[cols[g]]
+            if v != v:
+                codes[g] = -1
+            elif v >= 0 and v == np.floor(v) and v <= 2 ** 31 - 1:
+                c = np.int64(v)
+                top = max(top, c)
+                codes[g] = c if c <= limit else 0
+            else:
+                valid = False
+    return valid, top
 
 
 def _check_size(n):
@@ -198,8 +236,8 @@ def _classes(y, regression):
 
 
 _INDEX = np.zeros(1, dtype=np.int64)
-_NO_SPARSE = (_INDEX, np.zeros(0, np.int32), np.zeros(0),
-              np.zeros(0, dtype=np.bool_), _INDEX, np.zeros(0, np.int32),
+_NO_SPARSE = (_INDEX, np.zeros(0, np.uint32), np.zeros(0),
+              np.zeros(0, dtype=np.bool_), _INDEX, np.zeros(0, np.uint32),
               np.zeros(0))
 
 
@@ -234,11 +272,12 @@ def _prepare_sparse(X, y, nominal, regression):
     X.data = X.data * scale[X.indices]
     Xc = X.tocsc()
     Xc.sort_indices()
-    # int32 column and row indices (checked above): less memory, and less
-    # to read in the kernels' column walks
-    sparse_data = (X.indptr.astype(np.int64), X.indices.astype(np.int32),
+    # 32-bit column and row indices (checked above): less memory, and less
+    # to read in the kernels' column walks; unsigned, so numba skips the
+    # wrap-around of negative indices (dReliefF on 5,000 x 20,000: -8%)
+    sparse_data = (X.indptr.astype(np.int64), X.indices.astype(np.uint32),
                    X.data.astype(float), col_nominal.astype(np.bool_),
-                   Xc.indptr.astype(np.int64), Xc.indices.astype(np.int32),
+                   Xc.indptr.astype(np.int64), Xc.indices.astype(np.uint32),
                    Xc.data.astype(float))
     group, n_classes, class_counts, target = _classes(y, regression)
     return Prepared(num=np.zeros((n, 0)), nom=np.zeros((n, 0), dtype=np.int8),

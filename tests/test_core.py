@@ -417,13 +417,18 @@ def test_screen_error_bound_holds(copy):
     planes = (engine.pack_planes(nom) if copy.endswith("tables")
               else (np.zeros((0, 0), np.uint64), 1))
     tables = np.empty((planes[0].shape[1] // planes[1] * 8, 256), np.uint32)
+    sums = np.empty((2, 4, n), np.uint64)       # two parts, four rows
     c_err, gamma, lut = kernels._weighted_screen(num, screen_copy, w, unit,
-                                                 w32, planes, tables)
+                                                 w32, planes, tables, sums)
     assert np.array_equal(w32, np.where(np.arange(a) < 250, w * (unit or 1),
                                         w).astype(np.float32))
-    if copy.endswith("tables"):     # the weights' rounding is in the bound
-        c_plain, _ = kernels.screen_bound(num, w, True, unit)
-        assert 0 < c_err - c_plain < 1e-6 * w[250:].sum()
+    if copy.endswith("tables"):
+        # the weights' rounding is in the bound; the nominal features are
+        # summed exactly, so only the numeric ones widen it
+        c_num, gamma_num = kernels.screen_bound(num, w, True, unit, True)
+        assert 0 < c_err - c_num < 1e-6 * w[250:].sum()
+        assert gamma == gamma_num
+        assert gamma < 1.1 * 251 * 2.0 ** -24    # (a = 300)
     elif weighted:
         assert (c_err, gamma) == kernels.screen_bound(num, w, True, unit)
     else:
@@ -443,10 +448,10 @@ def test_screen_error_bound_holds(copy):
         numeric = np.ascontiguousarray(screen_copy.T, dtype=np.float32)
         kernels._distances_tiled_by_feature(rows, numeric, by_feature,
                                             np.empty((4, 16), np.float32))
+    if weighted:    # in two parts (the tables' too), as dReliefF does
+        kernels._screen_distances_rows(rows, screen_copy, nom, w32, lut,
+                                       screened, 2)
     for i in rows:
-        if weighted:
-            kernels._screen_distances(i, screen_copy, nom, w32, lut,
-                                      screened[i], 0, n)
         for j in range(n):
             exact[j] = kernels._exact_distance(i, j, num, nom, w, weighted)
         exact[i] = 0.0

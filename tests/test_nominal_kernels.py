@@ -194,7 +194,7 @@ def test_empty_rows():
     assert planes.shape == (0, 2) and n_bits == 1
 
 
-# ------------------------------------ weight_tables / weighted_mismatches
+# ------------------------------------ weight_tables / weighted_mismatch_sums
 
 def test_weight_tables_hold_subset_sums_of_the_rounded_weights():
     rng = np.random.default_rng(3)
@@ -218,12 +218,26 @@ def test_weight_tables_hold_subset_sums_of_the_rounded_weights():
     assert unit == 0 and error == 0 and not tables.any()
 
 
+def test_tables_filled_in_parts_are_the_whole_tables():
+    rng = np.random.default_rng(4)
+    w = rng.random(200)
+    planes, n_bits = nominal.pack_planes(np.zeros((1, 200), np.int8))
+    whole = np.empty(nominal.table_shape(planes, n_bits), np.uint32)
+    unit, error = nominal.weight_tables(w, whole)
+    assert (unit, error) == nominal.table_unit(w)
+    parts = np.full_like(whole, 7)
+    for t0, t1 in [(8, 20), (0, 8), (20, 32)]:
+        nominal.fill_tables(w, unit, parts, t0, t1)
+    np.testing.assert_array_equal(parts, whole)
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("a", A_NOMS)
-def test_weighted_mismatches_match_naive(kind, a):
-    """Exactly unit times the integer sum of the rounded weights over the
-    features that differ, added to ``out``; within the tables' error of
-    the float64 weighted count."""
+def test_weighted_mismatch_sums_match_naive(kind, a):
+    """Exactly the integer sums of the rounded weights over the features
+    that differ, in any range of words, added to ``out`` (and only in the
+    rows asked for); unit times the sum over all words is within the
+    tables' error of the float64 weighted count."""
     n = 23
     nom = make_nom(kind, n, a, seed=200 + a)
     nom[5] = nom[6]
@@ -233,28 +247,23 @@ def test_weighted_mismatches_match_naive(kind, a):
     tables = np.empty(nominal.table_shape(planes, n_bits), np.uint32)
     unit, error = nominal.weight_tables(w, tables)
     q = np.rint(w / unit).astype(np.int64) if unit > 0 else np.zeros(a, int)
+    n_words = (a + 63) // 64
     for r, j0, j1 in [(6, 0, n), (0, 3, 20), (22, 7, 8), (4, 9, 9)]:
         differ = nom[j0:j1] != nom[r]
-        # the integer sums, exactly (unit 1, added to zeros)
-        counts = np.zeros(n + 4)
-        nominal.weighted_mismatches(r, planes, n_bits, tables, 1.0,
-                                    counts[2:], j0, j1)
-        expected = np.zeros(n + 4)
-        expected[2 + j0:2 + j1] = differ @ q
-        np.testing.assert_array_equal(counts, expected)
-        # added to ``out`` (one rounding, or none where LLVM fuses the
-        # multiply and add), only in [j0, j1)
-        big = rng.random(n + 4)
-        before = big.copy()
-        nominal.weighted_mismatches(r, planes, n_bits, tables, unit,
-                                    big[2:], j0, j1)
-        np.testing.assert_allclose(big, before + unit * expected, rtol=3e-16,
-                                   atol=0)
-        assert np.array_equal(big[:2 + j0], before[:2 + j0])
-        assert np.array_equal(big[2 + j1:], before[2 + j1:])
+        whole = np.zeros(n + 4, np.uint64)
+        for k0, k1 in [(0, n_words // 2), (n_words // 2, n_words)]:
+            part = np.full(n + 4, 3, np.uint64)
+            nominal.weighted_mismatch_sums(r, planes, n_bits, tables,
+                                           part[2:], j0, j1, k0, k1)
+            g = slice(64 * k0, 64 * k1)
+            expected = np.full(n + 4, 3, np.uint64)
+            expected[2 + j0:2 + j1] += (differ[:, g] @ q[g]).astype(np.uint64)
+            np.testing.assert_array_equal(part, expected)
+            whole += part - np.uint64(3)
         exact = differ @ w
-        assert np.all(np.abs((big - before)[2 + j0:2 + j1] - exact)
+        assert np.all(np.abs(unit * whole[2 + j0:2 + j1] - exact)
                       <= error + 1e-15 * exact)
-    out = np.zeros(n)
-    nominal.weighted_mismatches(5, planes, n_bits, tables, unit, out, 0, n)
+    out = np.zeros(n, np.uint64)
+    nominal.weighted_mismatch_sums(5, planes, n_bits, tables, out, 0, n, 0,
+                                   n_words)
     assert out[6] == 0 and out[5] == 0

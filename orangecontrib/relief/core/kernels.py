@@ -20,7 +20,8 @@ from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .nominal import mismatches_block4, weight_tables, weighted_mismatches
+from .nominal import (fill_tables, mismatches_block4, table_unit,
+                      trailing_zeros, weighted_mismatch_sums)
 
 _JIT = dict(cache=True, nogil=True)
 # For the sums over features without missing values: reassociation lets LLVM
@@ -76,6 +77,12 @@ PREFETCH_LINES = 4
 # Distances within this relative difference are the same distance (a tie):
 # sums of the same diffs in another feature order differ only by rounding.
 TIE_RTOL = 1e-10
+
+# _neighbours finds each group's k-th distance among the rows within the
+# k-th distance of every SAMPLE_STEP-th row (on rows of at least
+# SAMPLE_MIN_ROWS): the heaps' branches see a few hundred rows, not all.
+SAMPLE_STEP = 8
+SAMPLE_MIN_ROWS = 256
 
 
 @intrinsic
@@ -368,12 +375,10 @@ def _screen_distances(r, copy, nom, w32, lut, out, j0, j1):
     or uint16 screening copy of the numeric data (dense, nothing missing);
     ``w32`` holds the numeric weights times the copy's unit, then the
     nominal weights.  Four other rows at a time, so R's values and the
-    weights are loaded once for four rows.  With ``lut = (planes, n_bits,
-    tables, unit)`` holding bit-planes (``pack_planes``), the nominal part
-    comes from the lookup tables of ``weight_tables`` instead of comparing
-    the codes (``nominal.weighted_mismatches``)."""
-    planes, n_bits, tables, nom_unit = lut
-    tabled = planes.shape[1] > 0
+    weights are loaded once for four rows.  When ``lut`` (``_weighted_screen``)
+    holds bit-planes, the nominal features are left out: their part comes
+    from lookup tables (``_screen_distances_rows``)."""
+    tabled = lut[0].shape[1] > 0
     a_num = copy.shape[1]
     a_nom = 0 if tabled else nom.shape[1]
     xr, cr = copy[r], nom[r, :a_nom]
@@ -402,30 +407,56 @@ def _screen_distances(r, copy, nom, w32, lut, out, j0, j1):
     for j in range(j, j1):
         out[j] = (_l1_weighted_float32(xr, copy[j], w_num)
                   + _mismatches_weighted(cr, nom[j, :a_nom], w_nom, zero))
-    if tabled:
-        weighted_mismatches(r, planes, n_bits, tables, nom_unit, out, j0, j1)
 
 
 @njit(parallel=True, **_JIT)
 def _screen_distances_rows(rows, copy, nom, w32, lut, out, n_chunks):
-    """``_screen_distances`` from each of ``rows`` to every row (out[i] for
-    rows[i]), in ``n_chunks`` parallel parts of the other rows, each walked
-    in tiles of about TILE_BYTES that stay in cache while every one of
-    ``rows`` passes over them: the data is read from memory once for all of
-    ``rows``."""
+    """Screening distances from each of ``rows`` to every row (out[i] for
+    rows[i]) in ``n_chunks`` parallel parts.
+
+    Part c computes ``_screen_distances`` to the c-th range of the other
+    rows, walked in tiles of about TILE_BYTES that stay in cache while every
+    one of ``rows`` passes over them (the data is read from memory once for
+    all of ``rows``).  With bit-planes in ``lut = (planes, n_bits, tables,
+    unit, w_nom, sums)`` (``_weighted_screen``), part c also fills the
+    lookup tables of the c-th range of their words (``nominal.fill_tables``)
+    and sums them into ``sums[c]`` for every row
+    (``nominal.weighted_mismatch_sums``): the tables are built by all
+    threads (on GAMETES 1,600 x 1,000 a serial build took a tenth of
+    dReliefF's time).  ``out`` then gets unit times the whole integer sum,
+    the same number as from one pass over all words."""
     n = copy.shape[0]
-    planes = lut[0]
+    planes, n_bits, tables, unit, w_nom, sums = lut
+    tabled = planes.shape[1] > 0
+    n_words = planes.shape[1] // n_bits
     row_bytes = copy.itemsize * copy.shape[1] + (
-        8 * planes.shape[1] if planes.shape[1] > 0
-        else nom.itemsize * nom.shape[1])
+        8 * planes.shape[1] if tabled else nom.itemsize * nom.shape[1])
     tile = max(16, TILE_BYTES // max(row_bytes, 1))
+    m = rows.shape[0]
     for c in prange(n_chunks):
         c0, c1 = c * n // n_chunks, (c + 1) * n // n_chunks
         for j0 in range(c0, c1, tile):
             j1 = min(c1, j0 + tile)
-            for i in range(rows.shape[0]):
+            for i in range(m):
                 _screen_distances(rows[i], copy, nom, w32, lut, out[i], j0,
                                   j1)
+        if tabled:
+            k0, k1 = c * n_words // n_chunks, (c + 1) * n_words // n_chunks
+            fill_tables(w_nom, unit, tables, 8 * k0, 8 * k1)
+            part = sums[c]
+            part[:m] = 0
+            for j0 in range(0, n, tile):
+                j1 = min(n, j0 + tile)
+                for i in range(m):
+                    weighted_mismatch_sums(rows[i], planes, n_bits, tables,
+                                           part[i], j0, j1, k0, k1)
+    if tabled:
+        for i in range(m):
+            total = sums[0, i]
+            for c in range(1, n_chunks):
+                total += sums[c, i]
+            for j in range(n):
+                out[i, j] += unit * np.float64(total[j])
 
 
 @njit(parallel=True, **_JIT)
@@ -770,7 +801,7 @@ def _candidate_distance(r, j, screen):
 
 
 @njit(**_JIT)
-def screen_bound(num, w, weighted, unit):
+def screen_bound(num, w, weighted, unit, tabled=False):
     """(c, gamma) with |D~ - D| <= c + gamma D~ between a float32 screening
     distance D~ and the float64 distance D (u = 2^-24).
 
@@ -783,8 +814,14 @@ def screen_bound(num, w, weighted, unit):
     term is instead off by at most w_A (unit + 2u).  A sum of a non-negative
     terms in any order is off by at most (a - 1) u times the sum; the factor
     1.1 covers second-order terms and the float64 rounding.
+
+    ``tabled``: the nominal features are not in the float32 sum but added
+    as unit times an exact integer sum (``_screen_distances_rows``; their
+    rounding to multiples of unit is not included here): two float64
+    roundings, 2^-53 D~ each.
     """
-    a_num, a = num.shape[1], w.shape[0]
+    a_num = num.shape[1]
+    a = a_num if tabled else w.shape[0]
     u = 2.0 ** -24
     numeric_err = 1.1 * (unit + 2 * u) if unit > 0 else 5.5 * u
     c_err = 0.0
@@ -793,6 +830,8 @@ def screen_bound(num, w, weighted, unit):
             c_err += (numeric_err if f < a_num else 2.2 * u) * w[f]
         elif f < a_num:
             c_err += 3.3 * u
+    if tabled:
+        return c_err, 1.1 * (a_num * (u + 2.0 ** -53) + 2 * 2.0 ** -53)
     return c_err, 1.1 * a * (u + 2.0 ** -53)
 
 
@@ -819,50 +858,27 @@ def min_form_bound(a_num, rounded, chunk):
 
 
 @njit(**_JIT)
-def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef,
-                screen, max_candidates):
-    """R's neighbours in ``dist`` and their signed influences.
+def _group_of(group, j, gr, any_miss):
+    """Row j's neighbour group (``_neighbours``)."""
+    return (1 if group[j] != gr else 0) if any_miss else group[j]
 
-    Neighbour groups: hits and the misses of each other class (ReliefF), hits
-    and all misses together (Relief-E), or all instances (RReliefF, where
-    every row is in group 0).  The k nearest of a group are kept; instances
-    tied with the k-th share the slots left, and with rank weights a tie
-    shares the mean influence of the ranks it occupies.  Each group is
-    averaged by its total influence; hits get a minus sign, misses of class C
-    the factor P(C) / (1 - P(class(R))).  Writes ``chosen[i]``, ``coef[i]``
-    and returns how many there are, and how many candidates (the first
-    entries of ``selected``, which needs 2n) were considered.
 
-    ``screen = (on, c, gamma, num, nom, w, weighted, sparse_rows)``: when
-    ``on``, ``dist`` holds screening distances D~ within c + gamma D~ of the
-    float64 ones (float32 distances, ``screen_bound``), or, with a non-empty
-    ``slack = sparse_rows[5]``, upper bounds of them that are at most
-    slack[j] too high (sparse rows from running sums with changes pending,
-    ``_track_row_base``).  The thresholds are then widened so that every
-    instance the float64 distances would select stays a candidate, the
-    candidates' float64 distances are computed (``_candidate_distance``),
-    and the selection is made on those; so the neighbours are exactly those
-    of the float64 distances.  If more than ``max_candidates`` pass the
-    screen, nothing is chosen and (-1, their number) returned.
-    """
-    mode, k, rank_weights, class_factor = rule
-    screened, c_err, gamma = screen[0], screen[1], screen[2]
-    n = dist.shape[0]
-    n_groups = heap.shape[0]
-    gr = group[r]
-    any_miss = mode == MODE_ANY
-    counts[:] = 0
-    # pass 1: a max-heap of the k smallest distances in each group; the hot
-    # loop only compares with the group's current k-th distance (R itself is
-    # kept out by an infinite distance)
-    dist[r] = np.inf
-    kth = np.full(n_groups, np.inf)
-    top = np.inf                # the largest k-th distance of any group
-    for j in range(n):
+@njit(**_JIT)
+def _smallest(dist, rows, n_rows, skip, group, gr, any_miss, heap, counts,
+              kth):
+    """Add ``dist[rows[q]]``, q < n_rows, to max-heaps ``heap[g, :counts[g]]``
+    of the k smallest distances of each group, but not rows that are
+    multiples of ``skip`` (> 0); ``kth[g]`` = the k-th smallest (inf while
+    a group has fewer).  The hot loop only compares with the largest k-th
+    distance of any group."""
+    k = heap.shape[1]
+    top = kth.max()
+    for q in range(n_rows):
+        j = rows[q]
         d = dist[j]
-        if not d < top:
+        if not d < top or (skip > 0 and j % skip == 0):
             continue
-        g = (1 if group[j] != gr else 0) if any_miss else group[j]
+        g = _group_of(group, j, gr, any_miss)
         if not d < kth[g]:
             continue
         c = counts[g]
@@ -895,30 +911,119 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef,
         if counts[g] == k:
             kth[g] = heap[g, 0]
             top = kth.max()
-    # pass 2: every instance within the k-th distance of its group
+
+
+@njit(**_JIT)
+def _within(dist, slack, threshold, group, gr, any_miss, rows):
+    """Write the rows j with dist[j] - slack[j] <= threshold[group of j]
+    (``slack`` empty: 0), in order, to ``rows``; return how many.  The
+    comparisons of 64 rows go into the bits of a word first: writing each
+    row's index at a position that depends on the previous comparison made
+    every row wait for it (4 ns a row)."""
+    n = dist.shape[0]
+    per_row = slack.shape[0] > 0
+    n_rows = 0
+    for j0 in range(0, n, 64):
+        word = np.uint64(0)
+        for t in range(min(64, n - j0)):
+            j = j0 + t
+            d = dist[j] - slack[j] if per_row else dist[j]
+            inside = d <= threshold[_group_of(group, j, gr, any_miss)]
+            word |= np.uint64(inside) << np.uint64(t)
+        while word:
+            rows[n_rows] = j0 + np.int64(trailing_zeros(word))
+            n_rows += 1
+            word &= word - np.uint64(1)
+    return n_rows
+
+
+@njit(**_JIT)
+def _widened(kth, screened, c_err, gamma):
+    """The largest screening distance that can belong to a row whose float64
+    distance is within TIE_RTOL of the float64 k-th distance, when the
+    screening k-th distance is ``kth`` (``_neighbours``)."""
+    if not screened:
+        return kth * (1 + TIE_RTOL)
+    # the float64 k-th distance is at most `upper`; a D~ can exceed its
+    # float64 distance by c + gamma D~
+    upper = kth * (1 + gamma) + c_err
+    return (upper * (1 + TIE_RTOL) + c_err) / (1 - gamma)
+
+
+@njit(**_JIT)
+def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef,
+                screen, max_candidates):
+    """R's neighbours in ``dist`` and their signed influences.
+
+    Neighbour groups: hits and the misses of each other class (ReliefF), hits
+    and all misses together (Relief-E), or all instances (RReliefF, where
+    every row is in group 0).  The k nearest of a group are kept; instances
+    tied with the k-th share the slots left, and with rank weights a tie
+    shares the mean influence of the ranks it occupies.  Each group is
+    averaged by its total influence; hits get a minus sign, misses of class C
+    the factor P(C) / (1 - P(class(R))).  Writes ``chosen[i]``, ``coef[i]``
+    and returns how many there are, and how many candidates (the first
+    entries of ``selected``, which needs 2n) were considered.
+
+    ``screen = (on, c, gamma, num, nom, w, weighted, sparse_rows)``: when
+    ``on``, ``dist`` holds screening distances D~ within c + gamma D~ of the
+    float64 ones (float32 distances, ``screen_bound``), or, with a non-empty
+    ``slack = sparse_rows[5]``, upper bounds of them that are at most
+    slack[j] too high (sparse rows from running sums with changes pending,
+    ``_track_row_base``).  The thresholds are then widened so that every
+    instance the float64 distances would select stays a candidate, and the
+    selection is made on float64 distances (``_candidate_distance``), so the
+    neighbours are exactly those of the float64 distances.  With D~ within
+    c + gamma D~, only candidates whose float64 distances could be tied with
+    or ordered otherwise than those of the candidates next to them need
+    theirs (``_settle``).  If more than ``max_candidates`` pass the screen,
+    nothing is chosen and (-1, their number) returned.
+    """
+    mode, k, rank_weights, class_factor = rule
+    screened, c_err, gamma = screen[0], screen[1], screen[2]
+    n = dist.shape[0]
+    n_groups = heap.shape[0]
+    gr = group[r]
+    any_miss = mode == MODE_ANY
+    dist[r] = np.inf            # R is not its own neighbour
+    kth = np.empty(n_groups)
     threshold = np.empty(n_groups)
-    widest = 0.0
+    # pass 1: the k-th distance of each group.  On long rows, the k-th of
+    # every SAMPLE_STEP-th row bounds it from above, and only the other rows
+    # within that bound go through the heaps after them
+    slack = screen[7][5] if screened else screen[7][5][:0]
+    per_row = slack.shape[0] > 0
+    counts[:] = 0
+    kth[:] = np.inf
+    if n >= SAMPLE_MIN_ROWS:
+        n_rows = 0
+        for j in range(0, n, SAMPLE_STEP):
+            selected[n_rows] = j
+            n_rows += 1
+        _smallest(dist, selected, n_rows, 0, group, gr, any_miss, heap,
+                  counts, kth)
+        for g in range(n_groups):
+            threshold[g] = _widened(kth[g], screened, c_err, gamma)
+        n_rows = _within(dist, slack, threshold, group, gr, any_miss,
+                         selected)
+        skip = SAMPLE_STEP
+    else:
+        for j in range(n):
+            selected[j] = j
+        n_rows, skip = n, 0
+    _smallest(dist, selected, n_rows, skip, group, gr, any_miss, heap, counts,
+              kth)
+    # pass 2: every row within the (widened) k-th distance of its group; a
+    # group with fewer than k rows keeps them all
     for g in range(n_groups):
-        if counts[g] < k:
-            threshold[g] = np.inf
-        elif screened:
-            # the float64 k-th distance is at most `upper`; a D~ can exceed
-            # its float64 distance by c + gamma D~
-            upper = heap[g, 0] * (1 + gamma) + c_err
-            threshold[g] = (upper * (1 + TIE_RTOL) + c_err) / (1 - gamma)
-        else:
-            threshold[g] = heap[g, 0] * (1 + TIE_RTOL)
-        widest = max(widest, threshold[g])
-    slack = screen[7][5]
-    per_row = screened and slack.shape[0] > 0
+        threshold[g] = _widened(kth[g], screened, c_err, gamma)
     n_selected = 0
-    for j in range(n):
+    for q in range(n_rows):
+        j = selected[q]
         d = dist[j] - slack[j] if per_row else dist[j]
-        if d <= widest and j != r:
-            g = (1 if group[j] != gr else 0) if any_miss else group[j]
-            if d <= threshold[g]:
-                selected[n_selected] = j
-                n_selected += 1
+        if j != r and d <= threshold[_group_of(group, j, gr, any_miss)]:
+            selected[n_selected] = j
+            n_selected += 1
     if n_selected > max_candidates:
         return -1, n_selected
     members = selected[n:]
@@ -928,13 +1033,17 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef,
         m = 0
         for q in range(n_selected):
             j = selected[q]
-            if ((1 if group[j] != gr else 0) if any_miss else group[j]) == g:
+            if _group_of(group, j, gr, any_miss) == g:
                 members[m] = j
-                member_dist[m] = (_candidate_distance(r, j, screen)
-                                  if screened else dist[j])
+                member_dist[m] = dist[j]
                 m += 1
         if m == 0:
             continue
+        if per_row:
+            for q in range(m):
+                member_dist[q] = _candidate_distance(r, members[q], screen)
+        elif screened:
+            _settle(r, members[:m], member_dist[:m], screen)
         if mode == MODE_REGRESSION or (any_miss and g == 1):
             sign = 1.0
         elif g == (0 if any_miss else gr):
@@ -968,6 +1077,40 @@ def _neighbours(r, dist, group, rule, heap, counts, selected, chosen, coef,
                 coef[q] = share
             i = e
     return n_chosen, n_selected
+
+
+@njit(**_JIT)
+def _settle(r, members, dist, screen):
+    """Replace the screening distances ``dist`` of a group's candidates by
+    their float64 distances where that can change the selection.
+
+    Each float64 distance D lies in [lo, hi] = [D~ (1 - gamma) - c,
+    D~ (1 + gamma) + c].  In the order of D~, two neighbouring candidates
+    whose intervals, one widened by 2 TIE_RTOL, are apart cannot be tied nor
+    swapped, and neither can any two candidates on either side of them
+    (lo and hi grow with D~).  So candidates in runs linked by overlapping
+    intervals get their float64 distances and the others keep D~: every
+    comparison ``_neighbours`` makes between two of them (``x <= y (1 +
+    TIE_RTOL)``) then has the outcome it has with the float64 distances.
+    With a tight screen (nominal features by lookup tables) that is rarely
+    more than a few of the 2k candidates of a visit."""
+    c_err, gamma = screen[1], screen[2]
+    m = members.shape[0]
+    if m < 2:
+        return
+    order = np.argsort(dist)
+    widen = 1 + 2 * TIE_RTOL
+    linked = False          # the previous candidate is linked to this one
+    for q in range(m):
+        i = order[q]
+        hi = dist[i] * (1 + gamma) + c_err
+        link_next = False
+        if q + 1 < m:
+            lo_next = dist[order[q + 1]] * (1 - gamma) - c_err
+            link_next = hi * widen >= lo_next
+        if linked or link_next:
+            dist[i] = _candidate_distance(r, members[i], screen)
+        linked = link_next
 
 
 @njit(**_JIT)
@@ -1132,22 +1275,25 @@ def distance_weights(current, t, variant, T, out):
 
 
 @njit(**_JIT)
-def _weighted_screen(num, copy, w, unit, w32, planes, tables):
+def _weighted_screen(num, copy, w, unit, w32, planes, tables, sums):
     """The weights of the screening copy (``w32``: numeric weights times its
-    unit, then the nominal ones), the nominal features' lookup tables when
-    there are bit-planes ``planes = (words, n_bits)`` (``weight_tables``),
-    and the error bound (c, gamma) of the distances (``screen_bound``, plus
-    the tables' rounding of the weights).  Returns (c, gamma, lut), the
-    ``lut`` argument of ``_screen_distances``."""
+    unit, then the nominal ones) and the error bound (c, gamma) of the
+    distances (``screen_bound``, plus the rounding of the nominal weights
+    when there are bit-planes ``planes = (words, n_bits)`` for lookup
+    tables, ``nominal.table_unit``).  Returns (c, gamma, lut), the ``lut``
+    argument of ``_screen_distances_rows``, which fills ``tables`` and
+    ``sums`` (parts x rows x n, uint64)."""
     a_num = copy.shape[1]
     for f in range(w.shape[0]):
         w32[f] = w[f] * unit if unit > 0 and f < a_num else w[f]
-    c_err, gamma = screen_bound(num, w, True, unit)
+    tabled = planes[0].shape[1] > 0
+    c_err, gamma = screen_bound(num, w, True, unit, tabled)
     nom_unit = 0.0
-    if planes[0].shape[1] > 0:
-        nom_unit, rounding = weight_tables(w[a_num:], tables)
+    if tabled:
+        nom_unit, rounding = table_unit(w[a_num:])
         c_err += rounding
-    return c_err, gamma, (planes[0], planes[1], tables, nom_unit)
+    return c_err, gamma, (planes[0], planes[1], tables, nom_unit, w[a_num:],
+                          sums)
 
 
 @njit(**_JIT)
@@ -1207,6 +1353,8 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, planes, sp,
     w0 = np.ones(a)
     w32 = np.ones(a, np.float32)
     tables = np.empty((planes[0].shape[1] // planes[1] * 8, 256), np.uint32)
+    table_sums = np.empty((n_chunks, dists.shape[0], n if planes[0].shape[1]
+                                                    else 0), np.uint64)
     c_err, gamma = 0.0, 0.0
     group_end, group_start, most = 0, 0, 0
     max_candidates = max(4 * k * n_groups, n // 8)
@@ -1275,7 +1423,8 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, planes, sp,
                 group_end = min(rows.shape[0], b + int(control[0]))
                 w0[:] = w
                 c_err, gamma, lut = _weighted_screen(num, copy, w0, unit, w32,
-                                                     planes, tables)
+                                                     planes, tables,
+                                                     table_sums)
                 _screen_distances_rows(rows[group_start:group_end], copy,
                                        nom, w32, lut, dists, n_chunks)
             drift = 0.0
@@ -1299,7 +1448,8 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, planes, sp,
                 # the drift let too many through: this visit's own pass
                 # ends the group; smaller groups, tried less eagerly
                 c_err, gamma, lut = _weighted_screen(num, copy, w, unit, w32,
-                                                     planes, tables)
+                                                     planes, tables,
+                                                     table_sums)
                 _screen_distances_rows(rows[b:b + 1], copy, nom, w32, lut,
                                        dists[b - group_start:], n_chunks)
                 screen = (True, c_err, gamma, num, nom, w, True, no_rows)

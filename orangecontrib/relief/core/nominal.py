@@ -10,19 +10,23 @@ GAMETES-like data (3 values, 2 bit-planes).
 
 The weighted distances of dReliefF / pdReliefF are not counts.  They are
 screened by lookup tables over the same mismatch words
-(``weighted_mismatches``): the weights are rounded to integer multiples q_g
-of a unit (``weight_tables``), and for each byte of a word (8 features) a
-table of 256 entries holds the sum of q_g over every subset of its bits, so
-8 features cost one lookup.  On GAMETES (1,600 x 1,000, one thread, AMD
-EPYC) a visit's screen took 135-141 us this way, plus 8 us to build the
-tables (20 us before they were built by doubling), against 262 us for the
-SIMD comparison of the codes with float32 weights; rounding the weights to
-8-16 bits and counting with popcount per bit took 140-250 us with more
-candidates, and per-chunk tables over the codes themselves (one uint8 code
-for 5 ternary features) had been slower than the comparison (0.67x).
-Tables of 4-bit nibbles (16 KB, in L1) took 205 us: twice the lookups.
+(``weighted_mismatch_sums``): the weights are rounded to integer multiples
+q_g of a unit (``table_unit``), and for each byte of a word (8 features) a
+table of 256 entries holds the sum of q_g over every subset of its bits
+(``fill_tables``), so 8 features cost one lookup.  On GAMETES (1,600 x
+1,000, one thread, AMD EPYC) a visit's screen took 126-141 us this way, plus
+8 us to build the tables (20 us before they were built by doubling), against
+262 us for the SIMD comparison of the codes with float32 weights; rounding
+the weights to 8-16 bits and counting with popcount per bit took 140-250 us
+with more candidates, and per-chunk tables over the codes themselves (one
+uint8 code for 5 ternary features) had been slower than the comparison
+(0.67x).  Tables of 4-bit nibbles (16 KB, in L1) took 205 us: twice the
+lookups; walking the words in blocks whose tables fit in L1 took 140-175 us
+(the lookups are bound by instructions, about 5 per lookup, not by the
+cache), and extracting the bytes through memory instead of shifts 265 us.
 """
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
@@ -39,6 +43,17 @@ def popcount(typingctx, x):
     if isinstance(x, types.Integer):
         def codegen(context, builder, signature, args):
             return builder.ctpop(args[0])
+        return x(x), codegen
+    return None
+
+
+@intrinsic
+def trailing_zeros(typingctx, x):
+    """The number of zero bits below the lowest set bit of an integer x != 0
+    (LLVM ``cttz``, one ``tzcnt`` instruction where the CPU has it)."""
+    if isinstance(x, types.Integer):
+        def codegen(context, builder, signature, args):
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
         return x(x), codegen
     return None
 
@@ -358,67 +373,89 @@ def table_shape(planes, n_bits):
 
 
 @njit(**_JIT)
-def weight_tables(w, tables):
-    """Fill ``tables[t, m]`` with the sum of q_g over the set bits of m, for
-    the features g = 8t .. 8t + 7, where q_g = round(w_g / unit) and unit =
-    max(w) / (2^TABLE_BITS - 1) (w >= 0; features past len(w) count 0).
-
-    Returns (unit, error): unit times a sum of q_g over any set of features
-    is within ``error`` = sum_g |w_g - unit q_g| of the sum of their w_g.
-    Each table is built by doubling: entries [2^b, 2^(b+1)) are entries
-    [0, 2^b) plus q of the table's b-th feature (it vectorises: 20 -> 8 us
-    for 1,000 features)."""
-    a = w.shape[0]
+def table_unit(w):
+    """(unit, error) of the tables of weights ``w`` (>= 0): the weights are
+    rounded to q_g = round(w_g / unit) with unit = max(w) / (2^TABLE_BITS -
+    1), so unit times a sum of q_g over any set of features is within
+    ``error`` = sum_g |w_g - unit q_g| of the sum of their w_g."""
     top = 0.0
-    for g in range(a):
+    for g in range(w.shape[0]):
         top = max(top, w[g])
     unit = top / (2 ** TABLE_BITS - 1)
-    q = np.zeros(tables.shape[0] * 8, np.uint32)
     error = 0.0
     if unit > 0:
         scale = 1.0 / unit
-        for g in range(a):
-            q[g] = np.uint32(w[g] * scale + 0.5)    # (w >= 0)
-        for g in range(a):
-            error += abs(w[g] - unit * np.float64(q[g]))
-    for t in range(tables.shape[0]):
-        table = tables[t]
-        table[0] = 0
-        for b in range(8):
-            step = 1 << b
-            q_b = q[8 * t + b]
-            lower, upper = table[:step], table[step:2 * step]
-            for m in range(step):
-                upper[m] = lower[m] + q_b
+        for g in range(w.shape[0]):
+            error += abs(w[g] - unit * np.float64(np.uint32(w[g] * scale
+                                                            + 0.5)))
     return unit, error
 
 
 @njit(**_JIT)
-def weighted_mismatches(r, planes, n_bits, tables, unit, out, j0, j1):
-    """``out[j] += unit * sum of q_g over the features where row r and row j
-    differ``, for j in [j0, j1), from the bit-planes of ``pack_planes`` and
-    the tables of ``weight_tables`` (the sums are exact integers).  The
-    tables are indexed as one flat array: 2-D indexing with the uint64
-    bytes was 1.7x slower."""
-    n_words = planes.shape[1] // n_bits
+def fill_tables(w, unit, tables, t0, t1):
+    """Fill ``tables[t, m]``, t0 <= t < t1, with the sum of q_g (``table_unit``)
+    over the set bits of m, for the features g = 8t .. 8t + 7 (features past
+    len(w) count 0).  Each table is built by doubling: entries [2^b,
+    2^(b+1)) are entries [0, 2^b) plus q of the table's b-th feature (it
+    vectorises: 20 -> 8 us for 1,000 features).  Parts of the tables can be
+    filled at the same time."""
+    a = w.shape[0]
+    scale = 1.0 / unit if unit > 0 else 0.0
+    q = np.zeros(8, np.uint32)
+    for t in range(t0, t1):
+        for b in range(8):
+            g = 8 * t + b
+            q[b] = np.uint32(w[g] * scale + 0.5) if g < a else 0
+        table = tables[t]
+        table[0] = 0
+        for b in range(8):
+            step = 1 << b
+            q_b = q[b]
+            lower, upper = table[:step], table[step:2 * step]
+            for m in range(step):
+                upper[m] = lower[m] + q_b
+
+
+@njit(**_JIT)
+def weight_tables(w, tables):
+    """Fill all ``tables`` for weights ``w`` (``fill_tables``); returns
+    ``table_unit(w)``."""
+    unit, error = table_unit(w)
+    fill_tables(w, unit, tables, 0, tables.shape[0])
+    return unit, error
+
+
+@njit(**_JIT)
+def weighted_mismatch_sums(r, planes, n_bits, tables, out, j0, j1, k0, k1):
+    """``out[j] += the sum of q_g over the features of words [k0, k1) in
+    which row r and row j differ`` (exact integers, ``out`` uint64), for j
+    in [j0, j1), from the bit-planes of ``pack_planes`` and the tables of
+    ``weight_tables``; unit times the sum over all words is the screening
+    distance.  The tables are indexed as one flat array (2-D indexing with
+    the uint64 bytes was 1.7x slower), with unsigned indices (signed ones
+    from k0 got checks for negative values: 2x slower)."""
     p = planes[r]
     flat = tables.reshape(-1)
     byte = np.uint64(255)
+    bits = np.uint64(n_bits)
     for j in range(j0, j1):
         other = planes[j]
         s0 = s1 = np.uint64(0)
-        for k in range(n_words):
+        k = np.uint64(k0)
+        while k < np.uint64(k1):
+            b = bits * k
             if n_bits == 2:
-                d = ((p[2 * k] ^ other[2 * k])
-                     | (p[2 * k + 1] ^ other[2 * k + 1]))
+                d = (p[b] ^ other[b]) | (p[b + np.uint64(1)]
+                                         ^ other[b + np.uint64(1)])
             else:
                 d = np.uint64(0)
-                for b in range(k * n_bits, (k + 1) * n_bits):
-                    d |= p[b] ^ other[b]
-            base = 2048 * k
+                for c in range(n_bits):
+                    d |= p[b + np.uint64(c)] ^ other[b + np.uint64(c)]
+            base = np.uint64(2048) * k
             for i in range(0, 8, 2):
-                s0 += flat[base + 256 * i
+                s0 += flat[base + np.uint64(256 * i)
                            + ((d >> np.uint64(8 * i)) & byte)]
-                s1 += flat[base + 256 * i + 256
+                s1 += flat[base + np.uint64(256 * i + 256)
                            + ((d >> np.uint64(8 * i + 8)) & byte)]
-        out[j] += unit * np.float64(s0 + s1)
+            k += np.uint64(1)
+        out[j] += s0 + s1

@@ -710,7 +710,7 @@ def test_tracked_row_sums_follow_the_weights(variant, lazy_rtol):
     T = 0.7
     rule = (kernels.MODE_PER_CLASS, 3, np.ones(3), np.ones((2, 2)))
     data = (prep.num, prep.nom, False, prep.group, prep.missing.as_tuple())
-    tracked = (np.zeros((2, 3, n)), np.zeros((a, 3)), np.zeros(n),
+    tracked = (np.zeros((2, 3, n)), np.zeros((3, a)), np.zeros(n),
                kernels.feature_parts(prep.sp[4], 2), np.zeros(a),
                np.array([lazy_rtol]))
     assert 0 < tracked[3][1] < a
@@ -746,6 +746,74 @@ def test_tracked_row_sums_follow_the_weights(variant, lazy_rtol):
                       <= bound + 1e-12 * fresh.max())
     assert n_positive > n // 2
     assert (n_waiting > n // 4) == (lazy_rtol > 0)
+
+
+@pytest.mark.parametrize("regression", [False, True])
+@pytest.mark.parametrize("coefs", [(0.0, 0.25, 0.0), (0.1, 0.3, -0.7)])
+def test_pending_changes_are_those_of_the_tracked_sums(regression, coefs):
+    """kernels._pending_changes (branch-free) gives, for each feature of a
+    range, the change e_A = sum_q |c_q (s_q(A) - applied_q(A))| of its
+    tracked sums s(A) (kernels._tracked_sums), or -1 when nothing changed:
+    features with w_A <= 0 count s(A) = 0; with c0 = 0 (dReliefF) the
+    count s0 is 0 too."""
+    from orangecontrib.relief.core import kernels
+    rng = np.random.default_rng(11)
+    a, f0, f1 = 300, 40, 250
+    w = rng.normal(size=a)
+    w[::7] = 0.0
+    total = rng.normal(size=1 + 2 * a if regression else a)
+    applied = np.zeros((3, a))
+    for f in range(a):      # a third unchanged, the rest changed
+        s = kernels._tracked_sums(f, w, total, regression, coefs[0])
+        applied[:, f] = s if f % 3 == 0 else np.array(s) + rng.normal(
+            size=3) * (rng.random(3) < 0.5)
+    out = np.full(f1 - f0, np.nan)
+    kernels._pending_changes(w, total, regression, coefs, applied, f0, f1,
+                             out)
+    for f in range(f0, f1):
+        s = kernels._tracked_sums(f, w, total, regression, coefs[0])
+        d = np.array(s) - applied[:, f]
+        expected = (abs(coefs[0] * d[0]) + abs(coefs[1] * d[1])
+                    + abs(coefs[2] * d[2])) if np.any(d != 0) else -1.0
+        assert out[f - f0] == expected, f
+    assert np.sum(out == -1.0) >= (f1 - f0) // 3
+
+
+@pytest.mark.parametrize("variant", [1, 2])
+@pytest.mark.parametrize("regression", [False, True])
+def test_feedback_weights_are_distance_weights_of_the_estimate(variant,
+                                                               regression):
+    """kernels._feedback_weights, one pass over the features, gives the
+    same numbers (bit for bit) as estimate followed by distance_weights,
+    including the first step and all-non-positive estimates (all 1)."""
+    from orangecontrib.relief.core import kernels
+    rng = np.random.default_rng(12)
+    a = 203
+    total = rng.normal(size=1 + 2 * a if regression else a)
+    if regression:
+        total[0] = 7.0
+    current, expected, w = np.empty(a), np.empty(a), np.empty(a)
+    for t, tot in [(1, total), (2, total), (17, total), (9, -np.abs(total))]:
+        if regression and t == 9:
+            continue
+        if t > 1:
+            kernels.estimate(tot, t - 1, regression, current)
+        positive = kernels.distance_weights(current, t, variant, 0.8,
+                                            expected)
+        assert kernels._feedback_weights(tot, t, variant, 0.8, regression,
+                                         np.empty(a), w) == positive
+        assert np.array_equal(w, expected), t
+    if variant == 1 and not regression:     # the last case: none positive
+        assert np.all(w == 1.0)
+
+
+def test_dot_with_running_sums():
+    from orangecontrib.relief.core import kernels
+    rng = np.random.default_rng(13)
+    for m in (0, 1, 3, 4, 1001):
+        x, y = rng.random(m), rng.random(m)
+        assert kernels._dot(x, y) == pytest.approx(float(x @ y), rel=1e-13,
+                                                   abs=0)
 
 
 @pytest.mark.parametrize("variant", ["drelieff", "pdrelieff"])

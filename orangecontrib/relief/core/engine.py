@@ -421,11 +421,11 @@ def _running_row_sums(prep, lazy_rtol, grouped=False):
     (groups of at most one visit unless ``grouped``)."""
     if not prep.sparse:     # (size, patience, calm groups, largest size)
         largest = kernels.GROUP_MAX if grouped else 1
-        return (np.zeros((0, 3, 0)), np.zeros((0, 3)), np.zeros(0),
+        return (np.zeros((0, 3, 0)), np.zeros((3, 0)), np.zeros(0),
                 np.zeros(2, np.int64), np.zeros(0),
                 np.array([1.0, 1.0, 0.0, largest]))
     n, a = prep.group.shape[0], prep.sp[3].shape[0]
-    return (np.zeros((SPARSE_PARTS, 3, n)), np.zeros((a, 3)), np.zeros(n),
+    return (np.zeros((SPARSE_PARTS, 3, n)), np.zeros((3, a)), np.zeros(n),
             kernels.feature_parts(prep.sp[4], SPARSE_PARTS), np.zeros(a),
             np.array([lazy_rtol]))
 

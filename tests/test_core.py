@@ -915,3 +915,74 @@ def test_trace_progress_and_cancel():
         raise Stop
     with pytest.raises(Stop):
         relieff(X, y, nominal, progress=cancel)
+
+
+@pytest.mark.parametrize("variant", [1, 2])
+def test_update_and_screen_nominal_is_the_serial_steps(variant):
+    """kernels._update_and_screen_nominal (all-nominal data, one parallel
+    region): the update of the previous visit added to the running sums bit
+    for bit as ``_update`` adds it (per feature, neighbour after neighbour),
+    the distance weights of ``_feedback_weights``, and screening distances
+    within the returned bound (c, gamma) of the exact weighted mismatch
+    counts; -1 when no weight is positive."""
+    from orangecontrib.relief.core import kernels, nominal
+    rng = np.random.default_rng(14)
+    n, a, t = 150, 70, 9        # two words of 64 features: uneven parts
+    nom = rng.integers(0, 3, (n, a)).astype(np.int8)
+    planes, n_bits = nominal.pack_planes(nom)
+    total = rng.normal(size=a)
+    r, chosen = 3, np.array([10, 4, 77, 120, 31], np.int64)
+    coef = np.array([-0.2, -0.3, 0.25, 0.25, 0.5])
+    expected_total = total.copy()
+    update = np.zeros(a)
+    for j, s in zip(chosen, coef):
+        update += np.where(nom[r] != nom[j], s, 0.0)
+    expected_total += update
+    expected_w = np.empty(a)
+    kernels._feedback_weights(expected_total, t, variant, 0.7, False,
+                              np.empty(a), expected_w)
+    rows = np.array([3, 99], np.int64)
+    tables = np.empty(nominal.table_shape(planes, n_bits), np.uint32)
+    for n_parts in (1, 2):
+        tot, w = total.copy(), np.full(a, np.nan)
+        sums = np.empty((n_parts, 2, n), np.uint64)
+        out = np.full((2, n), np.nan)
+        c, gamma = kernels._update_and_screen_nominal(
+            rows, nom, planes, n_bits, r, chosen, coef, len(chosen), tot, t,
+            variant, 0.7, w, tables, sums, np.zeros((n_parts, 2)), out)
+        assert np.array_equal(tot, expected_total)
+        assert np.array_equal(w, expected_w)
+        assert 0 < c < 1e-6 * w.sum() and 0 < gamma < 1e-14
+        for i, row in enumerate(rows):
+            exact = np.sum(expected_w * (nom != nom[row]), axis=1)
+            assert np.all(np.abs(out[i] - exact) <= c + gamma * out[i])
+        # no positive weight (dReliefF): nothing but the update is done
+        if variant == 1:
+            tot = -np.abs(total) - 1.0
+            c, _ = kernels._update_and_screen_nominal(
+                rows, nom, planes, n_bits, r, chosen, coef, 0, tot, t,
+                variant, 0.7, w, tables, sums, np.zeros((n_parts, 2)), out)
+            assert c == -1.0
+
+
+@pytest.mark.parametrize("variant", ["drelieff", "pdrelieff"])
+def test_all_nominal_feedback_on_two_threads(variant, monkeypatch):
+    """All-nominal data on two threads leave each visit's update to the
+    next visit's parallel region: the same weights and trace, bit for bit,
+    as one thread, and those of the reference, across batches and with
+    traced visits (which update at once)."""
+    from orangecontrib.relief.core import engine, kernels
+    rng = np.random.default_rng(15)
+    X = rng.integers(0, 3, (90, 70)).astype(float)
+    y = (X[:, 0] + X[:, 1] + rng.integers(0, 2, 90) > 2).astype(float)
+    nominal = np.ones(70, bool)
+    expected = reference_relief(X, y, nominal, variant=variant, k=4)
+    monkeypatch.setattr(kernels, "PARALLEL_ROW_TERMS", 0)
+    monkeypatch.setattr(engine, "FIRST_BATCH_TERMS", 40 * 90 * 70)
+    runs = [relieff(X, y, nominal, variant=variant, k_nearest=4,
+                    n_jobs=n_jobs, trace_every=7) for n_jobs in (1, 2)]
+    for res in runs:
+        np.testing.assert_allclose(res.weights, expected, rtol=1e-10,
+                                   atol=1e-12)
+    assert np.array_equal(runs[0].weights, runs[1].weights)
+    assert np.array_equal(runs[0].trace, runs[1].trace)

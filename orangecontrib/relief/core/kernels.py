@@ -460,6 +460,72 @@ def _screen_distances_rows(rows, copy, nom, w32, lut, out, n_chunks):
 
 
 @njit(parallel=True, **_JIT)
+def _update_and_screen_nominal(rows, nom, planes, n_bits, r, chosen, coef,
+                               n_chosen, total, t, variant, T, w, tables,
+                               sums, parts, out):
+    """All-nominal data, classification: the previous visit's update (of R
+    = ``r`` by its ``n_chosen`` neighbours), the distance weights of step
+    ``t`` and the screening distances from ``rows`` to every row, in one
+    parallel region instead of three serial steps and one region.
+
+    Part c takes the c-th range of the bit-planes' words and their
+    features: it adds the update to ``total`` (per feature and neighbour in
+    the order ``_update`` uses: the same sums), computes those features'
+    w_A (as ``_feedback_weights``), rounds them with its own unit
+    (``table_unit`` of the part; no part waits for the largest weight of
+    another), fills their lookup tables and sums them for every row.
+    ``out[i]`` = the sum over the parts of unit_c times part c's integer
+    sum.  ``parts[c] = (positive weights, rounding error)``.  Returns (c,
+    gamma) of ``_neighbours``'s screen, or (-1, 0) when every w_A <= 0 (the
+    caller then uses weights 1, as ``distance_weights``)."""
+    n = planes.shape[0]
+    a = w.shape[0]
+    n_parts = sums.shape[0]
+    n_words = planes.shape[1] // n_bits
+    m = rows.shape[0]
+    tile = max(16, TILE_BYTES // (8 * planes.shape[1]))
+    values = sums.view(np.float64)
+    for c in prange(n_parts):
+        k0, k1 = c * n_words // n_parts, (c + 1) * n_words // n_parts
+        f0, f1 = min(64 * k0, a), min(64 * k1, a)
+        if n_chosen > 0:
+            upd = np.zeros(f1 - f0)
+            cr = nom[r, f0:f1]
+            for i in range(n_chosen):
+                cj, s = nom[chosen[i], f0:f1], coef[i]
+                for g in range(f1 - f0):
+                    upd[g] += s if cr[g] != cj[g] else 0.0
+            for g in range(f1 - f0):
+                total[f0 + g] += upd[g]
+        positive = _weights_of_range(total, t, variant, T, w, f0, f1)
+        unit, error = table_unit(w[f0:f1])
+        parts[c, 0], parts[c, 1] = positive, error
+        fill_tables(w, unit, tables, 8 * k0, 8 * k1)
+        part = sums[c]
+        part[:m] = 0
+        for j0 in range(0, n, tile):
+            j1 = min(n, j0 + tile)
+            for i in range(m):
+                weighted_mismatch_sums(rows[i], planes, n_bits, tables,
+                                       part[i], j0, j1, k0, k1)
+        # unit times the integer sums, in place (exact below 2^53; from
+        # int64, one instruction each, where uint64 takes a branch)
+        own, exact = values[c], part.view(np.int64)
+        for i in range(m):
+            for j in range(n):
+                own[i, j] = unit * np.float64(exact[i, j])
+    if parts[:, 0].sum() == 0:
+        return -1.0, 0.0
+    for i in range(m):
+        o = out[i]
+        o[:] = values[0, i]
+        for c in range(1, n_parts):
+            o += values[c, i]
+    # each product and each addition rounds once, by at most 2^-53 D~
+    return parts[:, 1].sum(), 1.1 * 2 * n_parts * 2.0 ** -53
+
+
+@njit(parallel=True, **_JIT)
 def _distances_parallel(r, num, nom, w, weighted, has_missing, group, mt, out,
                         n_chunks):
     n = num.shape[0]
@@ -1313,19 +1379,27 @@ def _feedback_weights(total, t, variant, T, regression, current, w):
         if t > 1:
             estimate(total, t - 1, regression, current)
         return distance_weights(current, t, variant, T, w)
+    n_positive = _weights_of_range(total, t, variant, T, w, 0, w.shape[0])
+    if n_positive == 0:
+        w[:] = 1.0
+    return n_positive > 0
+
+
+@njit(**_JIT)
+def _weights_of_range(total, t, variant, T, w, f0, f1):
+    """w_A of ``_feedback_weights`` (classification, t > 1) for the
+    features [f0, f1); returns how many are positive."""
     visits = t - 1
     pd = variant == VARIANT_PD
     scale = 1.0 / t ** T if pd else 0.0
     n_positive = 0
-    for f in range(w.shape[0]):
+    for f in range(f0, f1):
         v = total[f] / visits
         v = (1.0 - v) * scale + v if pd else v
         v = v if v > 0.0 else 0.0       # also catches NaN
         w[f] = v
         n_positive += v > 0.0
-    if n_positive == 0:
-        w[:] = 1.0
-    return n_positive > 0
+    return n_positive
 
 
 @njit(**_JIT)
@@ -1440,11 +1514,20 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, planes, sp,
     slack = np.empty(n if sparse else 0)
     no_rows = (False, sp, 0.0, overlap, 0.0, slack[:0])
     upd = np.zeros(total.shape[0])
+    # all-nominal data on several threads: a visit that ends a group leaves
+    # its update to the next group's parallel region
+    # (``_update_and_screen_nominal``)
+    fused = (grouped and not regression and n_chunks > 1
+             and num.shape[1] == 0 and planes[0].shape[1] > 0)
+    deferred = False
+    r_prev, n_prev = -1, 0
+    parts = np.zeros((n_chunks, 2))
     written = 0
     for b in range(rows.shape[0]):
         t = t_done + b + 1
-        positive = _feedback_weights(total, t, variant, T, regression,
-                                     current, w)
+        if not deferred:
+            positive = _feedback_weights(total, t, variant, T, regression,
+                                         current, w)
         r = rows[b]
         screen = (False, 0.0, 0.0, num, nom, w, True, no_rows)
         dist = dists[0]
@@ -1486,14 +1569,23 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, planes, sp,
             if b == group_end:      # a new group, with this visit's weights
                 group_start, most = b, 0
                 group_end = min(rows.shape[0], b + int(control[0]))
+                c_err = -1.0
+                if deferred:
+                    c_err, gamma = _update_and_screen_nominal(
+                        rows[group_start:group_end], nom, planes[0],
+                        planes[1], r_prev, chosen, coef, n_prev, total, t,
+                        variant, T, w, tables, table_sums, parts, dists)
+                    deferred = False
+                    if c_err < 0:
+                        w[:] = 1.0
                 w0[:] = w
-                c_err, gamma, lut = _weighted_screen(num, copy, w0, unit, w32,
-                                                     planes, tables,
-                                                     table_sums)
-                _screen_distances_rows(rows[group_start:group_end], copy,
-                                       nom, w32, lut, dists, n_chunks)
+                if c_err < 0:
+                    c_err, gamma, lut = _weighted_screen(
+                        num, copy, w0, unit, w32, planes, tables, table_sums)
+                    _screen_distances_rows(rows[group_start:group_end], copy,
+                                           nom, w32, lut, dists, n_chunks)
             drift = 0.0
-            for f in range(a):
+            for f in range(a if b > group_start else 0):
                 drift += abs(w[f] - w0[f])
             screen = (True, c_err + drift, gamma, num, nom, w, True, no_rows)
             dist = dists[b - group_start]
@@ -1546,6 +1638,10 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, planes, sp,
                 control[0] = max(control[0] / 1.5, LAZY_MIN)
             else:
                 control[0] = min(control[0] * 1.5, LAZY_MAX)
+        if fused and b + 1 == group_end and b + 1 < rows.shape[0] and not (
+                trace_every > 0 and t % trace_every == 0):
+            deferred, r_prev, n_prev = True, r, n_chosen
+            continue
         _update(r, chosen, coef, n_chosen, data, sp, sparse, target,
                 regression, scratch, upd)
         if sparse:

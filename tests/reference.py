@@ -75,7 +75,9 @@ def reference_relief(X, y, nominal, regression=False, variant="relieff",
                 v = est[f]
                 if variant == "pdrelieff":
                     v = (1 - v) / t ** T + v
-                w[f] = max(0.0, v)
+                # (within rounding of 0: 0, as the engine's
+                # kernels.residue)
+                w[f] = v if v > t * 2.0 ** -52 else 0.0
         if not (w > 0).any():
             w[usable] = 1.0
         dist = {j: sum(w[f] * diff(f, r, j) for f in usable)

@@ -543,18 +543,30 @@ def _sparse_base(v, nominal):
 
 
 @njit(**_JIT)
-def _sparse_overlaps(r, sp, w, weighted, out, part, n_parts):
+def _stored_range(sp, j, f0, f1):
+    """The positions of row j's stored entries of the features [f0, f1)
+    (the column indices of a row are sorted)."""
+    indptr, indices = sp[0], sp[1]
+    start, stop = indptr[j], indptr[j + 1]
+    if f0 <= 0 and f1 >= sp[3].shape[0]:
+        return start, stop
+    row = indices[start:stop]
+    return (start + np.searchsorted(row, np.uint32(f0)),
+            start + np.searchsorted(row, np.uint32(f1)))
+
+
+@njit(**_JIT)
+def _sparse_overlaps(r, sp, w, weighted, out, f0, f1):
     """Sparse rows (CSR, zeros are values): out[j] = sum over the features
     stored in both R and I_j of w_A (b_R + b_j - diff(A, R, I_j)), where b
     is the difference from zero: what B_R + B_j (the rows' weighted sums of
     b) over-count in their distance.  Costs n plus the stored entries of the
-    columns R has values in; only R's features in the ``part``-th of
-    ``n_parts`` equal ranges (the sum of the parts' ``out`` is the whole)."""
+    columns R has values in; only R's features in [f0, f1) (the sum of the
+    ranges' ``out`` is the whole)."""
     indptr, indices, values, col_nominal, cptr, crows, cvals = sp
     out[:] = 0.0
-    start, count = indptr[r], indptr[r + 1] - indptr[r]
-    end = start + count * (part + 1) // n_parts
-    for p in range(start + count * part // n_parts, end):
+    start, end = _stored_range(sp, r, f0, f1)
+    for p in range(start, end):
         if p + PREFETCH_AHEAD < end:
             _prefetch_column(cptr, crows, cvals, indices[p + PREFETCH_AHEAD])
         f = indices[p]
@@ -717,22 +729,42 @@ def _track_row_base(sp, w, total, regression, coefs, theta, applied, sums,
 
 @njit(parallel=True, **_JIT)
 def _track_row_base_parallel(sp, w, total, regression, coefs, theta, applied,
-                             sums, split, pending, walked, r, overlaps):
+                             sums, split, pending, walked, r, overlaps,
+                             previous):
     """``_track_row_base`` on the features [split[c], split[c + 1]) into
     ``sums[c]`` for each part c, the parts on separate threads; pending[c]
     and walked[c] get the part's bound and entries walked.  With ``r`` >= 0,
-    each part also computes its share of R's ``_sparse_overlaps`` into
+    each part also computes R's ``_sparse_overlaps`` over its features into
     ``overlaps[c]`` (one thread alone took a seventh of dReliefF's time on
     a text corpus).  The parts are fixed by the data (``feature_parts``), so
     the rounding, and so the result, does not depend on the number of
-    threads."""
+    threads.
+
+    ``previous = (n_chosen, r, chosen, coef, scratch, upd, t, variant, T)``
+    with n_chosen >= 0 (classification): first the update of that earlier
+    visit (``_update_sparse``, then ``_move_sparse_update``) and the
+    distance weights ``w`` of step t (``_weights_of_range``), each part on
+    its features, so that these serial steps run on all threads too.
+    Returns the number of positive weights computed so."""
     n_parts = sums.shape[0]
+    n_prev, r_prev, chosen, coef, scratch, upd, t, variant, T = previous
+    # (a local array, returned: numba 0.68's parallel loop dropped the
+    # counts stored into an array taken from the ``previous`` tuple)
+    counts = np.zeros(n_parts, np.int64)
     for c in prange(n_parts):
+        f0, f1 = split[c], split[c + 1]
+        if n_prev >= 0:
+            _update_sparse(r_prev, chosen, coef, n_prev, sp, total, False,
+                           scratch, upd, f0, f1)
+            _move_sparse_update(r_prev, chosen, n_prev, sp, False, upd,
+                                total, f0, f1)
+            counts[c] = _weights_of_range(total, t, variant, T, w, f0, f1)
         if r >= 0:
-            _sparse_overlaps(r, sp, w, True, overlaps[c], c, n_parts)
+            _sparse_overlaps(r, sp, w, True, overlaps[c], f0, f1)
         pending[c], walked[c] = _track_row_base(
             sp, w, total, regression, coefs, theta, applied, sums[c],
             split[c], split[c + 1])
+    return counts.sum()
 
 
 def feature_parts(col_ptr, n_parts):
@@ -806,13 +838,14 @@ def _add_diffs_missing(xr, xj, cr, cj, gr, gj, mt, scale, out, offset):
 
 @njit(**_JIT)
 def _update_sparse(r, chosen, coef, n_chosen, sp, target, regression,
-                   scratch, upd):
-    """``_update`` for sparse rows: diff(A, R, J) = b_R(A) + (diff(A, R, J) -
-    b_R(A)), where b_R(A) = diff(A, R, 0) is added once for all neighbours
-    (times the sum of their coefficients) and the second term is non-zero
-    only where J has a stored value.  R's values are spread into
-    ``scratch`` (a zeros, left as zeros), so a neighbour costs its stored
-    entries and no merge."""
+                   scratch, upd, f0, f1):
+    """``_update`` for sparse rows, on the features [f0, f1): diff(A, R, J)
+    = b_R(A) + (diff(A, R, J) - b_R(A)), where b_R(A) = diff(A, R, 0) is
+    added once for all neighbours (times the sum of their coefficients) and
+    the second term is non-zero only where J has a stored value.  R's
+    values are spread into ``scratch`` (a zeros, left as zeros), so a
+    neighbour costs its stored entries and no merge.  N_dC (regression)
+    goes with the range that starts at 0."""
     indptr, indices, values, col_nominal = sp[0], sp[1], sp[2], sp[3]
     a = scratch.shape[0]
     off1, off2 = (1, 1 + a) if regression else (0, 0)
@@ -821,9 +854,11 @@ def _update_sparse(r, chosen, coef, n_chosen, sp, target, regression,
         sum_c += coef[i]
         if regression:
             d_target = abs(target[r] - target[chosen[i]])
-            upd[0] += d_target * coef[i]
+            if f0 == 0:
+                upd[0] += d_target * coef[i]
             sum_cd += d_target * coef[i]
-    for p in range(indptr[r], indptr[r + 1]):
+    start, stop = _stored_range(sp, r, f0, f1)
+    for p in range(start, stop):
         f = indices[p]
         scratch[f] = values[p]
         b = _sparse_base(values[p], col_nominal[f])
@@ -834,7 +869,8 @@ def _update_sparse(r, chosen, coef, n_chosen, sp, target, regression,
         j = chosen[i]
         c = coef[i]
         cd = abs(target[r] - target[j]) * c if regression else 0.0
-        for q in range(indptr[j], indptr[j + 1]):
+        start_j, stop_j = _stored_range(sp, j, f0, f1)
+        for q in range(start_j, stop_j):
             f = indices[q]
             u, v = scratch[f], values[q]
             if col_nominal[f]:
@@ -844,25 +880,28 @@ def _update_sparse(r, chosen, coef, n_chosen, sp, target, regression,
             upd[off1 + f] += c * d
             if regression:
                 upd[off2 + f] += cd * d
-    for p in range(indptr[r], indptr[r + 1]):
+    for p in range(start, stop):
         scratch[indices[p]] = 0.0
 
 
 @njit(**_JIT)
-def _move_sparse_update(r, chosen, n_chosen, sp, regression, upd, total):
-    """total += upd and upd = 0 where ``_update_sparse`` can have written:
-    the features stored in R or in a chosen neighbour (and N_dC).  A visit
-    touches a few hundred of the 20,000 features of a text corpus; two
-    passes over all of them cost more than the update itself."""
-    indptr, indices = sp[0], sp[1]
+def _move_sparse_update(r, chosen, n_chosen, sp, regression, upd, total, f0,
+                        f1):
+    """total += upd and upd = 0 where ``_update_sparse`` on [f0, f1) can
+    have written: the features stored in R or in a chosen neighbour (and
+    N_dC).  A visit touches a few hundred of the 20,000 features of a text
+    corpus; two passes over all of them cost more than the update
+    itself."""
+    indices = sp[1]
     a = (upd.shape[0] - 1) // 2 if regression else upd.shape[0]
     first = 1 if regression else 0
-    if regression:
+    if regression and f0 == 0:
         total[0] += upd[0]
         upd[0] = 0.0
     for i in range(-1, n_chosen):
         j = r if i < 0 else chosen[i]
-        for p in range(indptr[j], indptr[j + 1]):
+        start, stop = _stored_range(sp, j, f0, f1)
+        for p in range(start, stop):
             f = first + indices[p]
             total[f] += upd[f]          # (a feature met again adds 0)
             upd[f] = 0.0
@@ -1216,7 +1255,7 @@ def _update(r, chosen, coef, n_chosen, data, sp, sparse, target, regression,
     ``scratch``: zeros, one per feature, for sparse data."""
     if sparse:
         _update_sparse(r, chosen, coef, n_chosen, sp, target, regression,
-                       scratch, upd)
+                       scratch, upd, 0, scratch.shape[0])
         return
     num, nom, has_missing, group, mt = data
     a = (upd.shape[0] - 1) // 2 if regression else upd.shape[0]
@@ -1296,7 +1335,7 @@ def relief_rows(rows, data, copy, row_sums, planes, by_feature, sp, sparse,
                 min_form = num.shape[1] > 0
         elif sparse:
             r = rows[b]
-            _sparse_overlaps(r, sp, ones, False, overlap, 0, 1)
+            _sparse_overlaps(r, sp, ones, False, overlap, 0, ones.shape[0])
             _sparse_distances(row_base[r], row_base, overlap,
                               TIE_RTOL * (row_base[r] + max_base), dist[0])
         else:
@@ -1345,12 +1384,25 @@ def estimate(total, t, regression, out):
 
 
 @njit(**_JIT)
+def residue(t):
+    """The largest distance weight at step t that counts as 0: t 2^-52,
+    the rounding error of a running sum of t - 1 updates of at most 2 in
+    size, divided by t - 1.  Weights that are 0 in exact arithmetic (e.g.
+    1/4 + 1/4 - 1/2 summed in another order) come out at ~1e-17; as
+    distance weights they kept rows at distances ~1e-17 apart that the
+    sparse computation (and exact arithmetic) sees tied, and chose other
+    neighbours."""
+    return t * 2.0 ** -52
+
+
+@njit(**_JIT)
 def distance_weights(current, t, variant, T, out):
     """w_A for the distance at step t (1-based) from the estimate W_{t-1}.
 
     dReliefF: max(0, W_{t-1}[A]); pdReliefF: max(0, f(W_{t-1}[A], t)) with
     f(w, t) = (1 - w) / t^T + w (seed eq. f).  At t = 1, or when every w_A is
-    0, all w_A = 1 (and the return value is False).
+    0, all w_A = 1 (and the return value is False).  A w_A within the
+    rounding error of a sum of t updates of zero (``residue(t)``) is 0.
     """
     a = out.shape[0]
     n_positive = 0
@@ -1358,10 +1410,11 @@ def distance_weights(current, t, variant, T, out):
         # (branch-free, so that it vectorises: 20,000 features took 35 us)
         scale = 1.0 / t ** T if variant == VARIANT_PD else 0.0
         pd = variant == VARIANT_PD
+        tiny = residue(t)
         for f in range(a):
             w = current[f]
             w = (1.0 - w) * scale + w if pd else w
-            w = w if w > 0.0 else 0.0       # also catches NaN
+            w = w if w > tiny else 0.0       # also catches NaN
             out[f] = w
             n_positive += w > 0.0
     if n_positive == 0:
@@ -1392,11 +1445,12 @@ def _weights_of_range(total, t, variant, T, w, f0, f1):
     visits = t - 1
     pd = variant == VARIANT_PD
     scale = 1.0 / t ** T if pd else 0.0
+    tiny = residue(t)
     n_positive = 0
     for f in range(f0, f1):
         v = total[f] / visits
         v = (1.0 - v) * scale + v if pd else v
-        v = v if v > 0.0 else 0.0       # also catches NaN
+        v = v if v > tiny else 0.0       # also catches NaN
         w[f] = v
         n_positive += v > 0.0
     return n_positive
@@ -1515,13 +1569,18 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, planes, sp,
     no_rows = (False, sp, 0.0, overlap, 0.0, slack[:0])
     upd = np.zeros(total.shape[0])
     # all-nominal data on several threads: a visit that ends a group leaves
-    # its update to the next group's parallel region
-    # (``_update_and_screen_nominal``)
-    fused = (grouped and not regression and n_chunks > 1
-             and num.shape[1] == 0 and planes[0].shape[1] > 0)
+    # its update and the next weights to the next group's parallel region
+    # (``_update_and_screen_nominal``); sparse data with every change
+    # applied at once (dReliefF), to the next visit's tracking
+    # (``_track_row_base_parallel``)
+    fused = not regression and (
+        (grouped and n_chunks > 1 and num.shape[1] == 0
+         and planes[0].shape[1] > 0) or (sparse and control[0] == 0))
     deferred = False
     r_prev, n_prev = -1, 0
     parts = np.zeros((n_chunks, 2))
+    positive = False
+    coefs = (0.0, 0.0, 0.0)
     written = 0
     for b in range(rows.shape[0]):
         t = t_done + b + 1
@@ -1532,16 +1591,23 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, planes, sp,
         screen = (False, 0.0, 0.0, num, nom, w, True, no_rows)
         dist = dists[0]
         if sparse:
-            bound = 0.0
-            if positive:
+            if deferred or positive:
                 coefs = _row_base_coefficients(total, t, variant, T,
                                                regression)
                 theta = 0.0
                 if sum_col > 0 and control[0] > 0:
                     theta = _dot(w, col_base) * (control[0] / sum_col)
-                _track_row_base_parallel(sp, w, total, regression, coefs,
-                                         theta, applied, sums, split,
-                                         pending, walked, r, overlaps)
+                n_positive = _track_row_base_parallel(
+                    sp, w, total, regression, coefs, theta, applied, sums,
+                    split, pending, walked, r, overlaps,
+                    (n_prev if deferred else -1, r_prev, chosen, coef,
+                     scratch, upd, t, variant, T))
+                if deferred:
+                    deferred = False
+                    positive = n_positive > 0
+                    if not positive:
+                        w[:] = 1.0
+            if positive:
                 _feedback_row_base(sums, coefs, row_base)
                 overlap[:] = overlaps[0]
                 for c in range(1, overlaps.shape[0]):
@@ -1550,7 +1616,7 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, planes, sp,
             else:
                 row_base[:] = full_base
                 eps = 0.0
-                _sparse_overlaps(r, sp, w, True, overlap, 0, 1)
+                _sparse_overlaps(r, sp, w, True, overlap, 0, a)
             base_r = _weighted_row_sum(r, sp, w, True)
             zero = TIE_RTOL * (base_r + row_base.max() + eps * max_full)
             _sparse_distances(base_r, row_base, overlap, zero, dist)
@@ -1638,15 +1704,15 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, planes, sp,
                 control[0] = max(control[0] / 1.5, LAZY_MIN)
             else:
                 control[0] = min(control[0] * 1.5, LAZY_MAX)
-        if fused and b + 1 == group_end and b + 1 < rows.shape[0] and not (
-                trace_every > 0 and t % trace_every == 0):
+        if fused and (sparse or b + 1 == group_end) and b + 1 < rows.shape[
+                0] and not (trace_every > 0 and t % trace_every == 0):
             deferred, r_prev, n_prev = True, r, n_chosen
             continue
         _update(r, chosen, coef, n_chosen, data, sp, sparse, target,
                 regression, scratch, upd)
         if sparse:
             _move_sparse_update(r, chosen, n_chosen, sp, regression, upd,
-                                total)
+                                total, 0, a)
         else:
             for i in range(total.shape[0]):
                 total[i] += upd[i]

@@ -1,6 +1,7 @@
 """dReliefF and pdReliefF time over ReliefF time, measured interleaved.
 
-    python benchmarks/feedback_ratio.py [--sizes gametes:1600x1000 ...] [--rounds 7]
+    python benchmarks/feedback_ratio.py [--sizes gametes:1600x1000 ...]
+                                        [--rounds 7]
 
 Issue 3 asks for the feedback variants within 3x of ReliefF on the same data.
 ``bench_relieff.py`` times each method in its own process, one after the
@@ -36,8 +37,9 @@ def main():
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--gametes", default=GAMETES_FILE)
     args = parser.parse_args()
-    print("| data | ReliefF min / median | dReliefF min / median | d / ReliefF "
-          "(min, median) | pdReliefF min / median | pd / ReliefF (min, median) |")
+    print("| data | ReliefF min / median | dReliefF min / median "
+          "| d / ReliefF (min, median) | pdReliefF min / median "
+          "| pd / ReliefF (min, median) |")
     print("|---|---|---|---|---|---|")
     for spec in args.sizes:
         data = make_dataset(spec, args.seed, args.gametes)

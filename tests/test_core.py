@@ -1000,7 +1000,6 @@ def test_updates_left_to_the_next_parallel_region(kind, variant,
     np.testing.assert_allclose(untraced, expected, rtol=1e-10, atol=1e-12)
 
 
-
 @pytest.mark.parametrize("variant", ["drelieff", "pdrelieff"])
 @pytest.mark.parametrize("seed", [4, 5, 16])
 def test_sparse_feedback_with_rounding_residues_equals_dense(seed, variant):

@@ -419,7 +419,8 @@ def test_screen_error_bound_holds(copy):
     tables = np.empty((planes[0].shape[1] // planes[1] * 8, 256), np.uint32)
     sums = np.empty((2, 4, n), np.uint64)       # two parts, four rows
     c_err, gamma, lut = kernels._weighted_screen(num, screen_copy, w, unit,
-                                                 w32, planes, tables, sums)
+                                                 w32, planes, tables, sums,
+                                                 np.arange(250))
     assert np.array_equal(w32, np.where(np.arange(a) < 250, w * (unit or 1),
                                         w).astype(np.float32))
     if copy.endswith("tables"):
@@ -712,7 +713,7 @@ def test_tracked_row_sums_follow_the_weights(variant, lazy_rtol):
     data = (prep.num, prep.nom, False, prep.group, prep.missing.as_tuple())
     tracked = (np.zeros((2, 3, n)), np.zeros((3, a)), np.zeros(n),
                kernels.feature_parts(prep.sp[4], 2), np.zeros(a),
-               np.array([lazy_rtol]))
+               np.array([lazy_rtol]), np.zeros(0, np.int64))
     assert 0 < tracked[3][1] < a
     total = np.zeros(a)
     order = np.random.default_rng(0).permutation(n)
@@ -865,8 +866,8 @@ def test_grouped_feedback_visits_equal_one_at_a_time(variant, kinds,
         assert not grouped                  # a small copy: no groups
         tracked = running_row_sums(prep, lazy_rtol, True)
         # size, patience, calm groups, largest size
-        tracked[5][:] = (kernels.GROUP_MAX, 1, 0, kernels.GROUP_MAX)
-        states.append(tracked[5])
+        tracked[5][:4] = (kernels.GROUP_MAX, 1, 0, kernels.GROUP_MAX)
+        states.append(tracked)
         return tracked
 
     monkeypatch.setattr(engine, "_running_row_sums", start_grouped)
@@ -875,8 +876,69 @@ def test_grouped_feedback_visits_equal_one_at_a_time(variant, kinds,
                     n_jobs=n_jobs).weights
         np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
     # some visits fell back (the patience grew), and groups went on
-    size, patience, _, _ = states[-1]
+    size, patience = states[-1][5][:2]
     assert patience > 1 and size >= 1
+    # dReliefF's zero weights were moved to the end of the screening copy
+    # (pdReliefF's, 1/t^T and more, are all positive)
+    a_num = a - nominal.sum()
+    moved = states[-1][6] != np.arange(a_num)
+    assert moved.any() if variant == "drelieff" else not moved.any()
+
+
+def test_screen_order_leaves_zero_weights_out():
+    """kernels._screen_order: once the zero weights before the last positive
+    one have cost REORDER_SCREENS screens, the copy's columns (and its
+    column order) are sorted by the key, largest first; the screen then
+    sums only the positive columns, and its distances still bound the
+    float64 ones."""
+    from orangecontrib.relief.core import engine, kernels
+    rng = np.random.default_rng(21)
+    n, a = 50, 40
+    X = rng.random((n, a))
+    prep = engine.prepare(X, rng.integers(0, 2, n), np.zeros(a, bool), False)
+    copy = engine._screening_copy(prep)
+    original = copy.copy()
+    key = rng.normal(size=a)
+    w = np.where(key > 0, key, 0.0)
+    n_positive = (w > 0).sum()
+    span = np.flatnonzero(w > 0).max() + 1
+    assert span - n_positive > 5
+    order = np.arange(a)
+    control = np.array([1.0, 1.0, 0.0, 1.0, 0.0])
+    # waste below the cost of a new order: it only adds up
+    rows = int(kernels.REORDER_SCREENS * a / (span - n_positive)) - 1
+    kernels._screen_order(copy, order, w, key, rows, control, 2)
+    np.testing.assert_array_equal(order, np.arange(a))
+    np.testing.assert_array_equal(copy, original)
+    assert control[4] == pytest.approx(rows * (span - n_positive) / a)
+    # one screen's worth more
+    rows = int(np.ceil(a / (span - n_positive)))
+    kernels._screen_order(copy, order, w, key, rows, control, 2)
+    np.testing.assert_array_equal(order, np.argsort(-key, kind="stable"))
+    np.testing.assert_array_equal(copy, original[:, order])
+    assert control[4] == 0.0
+    assert (w[order[:n_positive]] > 0).all()
+    assert (w[order[n_positive:]] == 0).all()
+    # with positive weights first, nothing is wasted
+    kernels._screen_order(copy, order, w, key, 1000, control, 1)
+    assert control[4] == 0.0
+    w32 = np.empty(a, np.float32)
+    planes = (np.zeros((0, 0), np.uint64), 1)
+    c_err, gamma, lut = kernels._weighted_screen(
+        prep.num, copy, w, 0.0, w32, planes, np.empty((0, 256), np.uint32),
+        np.empty((2, 3, 0), np.uint64), order)
+    assert lut[6] == n_positive         # the columns summed
+    np.testing.assert_array_equal(w32, w[order].astype(np.float32))
+    rows = np.array([0, 7, 9])
+    screened = np.empty((3, n))
+    kernels._screen_distances_rows(rows, copy, prep.nom, w32, lut, screened,
+                                   2)
+    for i, r in enumerate(rows):
+        exact = np.abs(prep.num - prep.num[r]) @ w
+        exact[r] = 0.0
+        assert np.all(np.abs(screened[i] - exact)
+                      <= c_err + gamma * screened[i])
+        assert np.abs(screened[i] - exact).max() > 0    # float32 sums
 
 
 def test_sparse_with_missing_values_is_scored_as_dense():

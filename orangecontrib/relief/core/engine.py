@@ -419,15 +419,17 @@ def _running_row_sums(prep, lazy_rtol, grouped=False):
     threshold ``lazy_rtol`` (0: none) (``kernels.feedback_batch``); for
     dense data, empty sums and the starting state of the grouped visits
     (groups of at most one visit unless ``grouped``)."""
-    if not prep.sparse:     # (size, patience, calm groups, largest size)
+    if not prep.sparse:
+        # (size, patience, calm groups, largest size, screening waste)
         largest = kernels.GROUP_MAX if grouped else 1
         return (np.zeros((0, 3, 0)), np.zeros((3, 0)), np.zeros(0),
                 np.zeros(2, np.int64), np.zeros(0),
-                np.array([1.0, 1.0, 0.0, largest]))
+                np.array([1.0, 1.0, 0.0, largest, 0.0]),
+                np.arange(prep.num.shape[1]))
     n, a = prep.group.shape[0], prep.sp[3].shape[0]
     return (np.zeros((SPARSE_PARTS, 3, n)), np.zeros((3, a)), np.zeros(n),
             kernels.feature_parts(prep.sp[4], SPARSE_PARTS), np.zeros(a),
-            np.array([lazy_rtol]))
+            np.array([lazy_rtol]), np.zeros(0, np.int64))
 
 
 _POOLS = {}

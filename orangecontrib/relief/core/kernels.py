@@ -1532,9 +1532,9 @@ def _screen_order(copy, order, w, key, n_rows, control, n_chunks):
     new order costs, the columns are put in the order of ``key`` (largest
     first: the running estimate, so that the features nearest to a
     positive weight come right after the positive ones; stable, so
-    deterministic), in ``copy`` and in ``order``.  (Paying for a new order
-    once the waste has cost as much keeps the total within twice the best
-    schedule's.)  On the benchmark's 10,000 x 500 and 2,000 x 5,000
+    deterministic), in ``copy`` and in ``order``: a new order is paid for
+    only once the columns it would have saved cost as much.  On the
+    benchmark's 10,000 x 500 and 2,000 x 5,000
     continuous data 40-50 % of dReliefF's weights are 0 (pdReliefF's, at
     least 1 / t^T, are not)."""
     a_num = copy.shape[1]
@@ -1578,8 +1578,7 @@ def feedback_batch(rows, t_done, variant, T, data, copy, unit, planes, sp,
     max(4 k groups, n / 8) candidates through, the visit makes its own pass
     instead and the group ends.  The group size, kept from batch to batch in
     ``tracked[5] = control = (size, patience, calm groups, largest size,
-    waste)``,
-    then halves; it doubles (up to the largest size, 1 for no groups) after
+    screening waste)``, then halves; it doubles (up to the largest size, 1 for no groups) after
     ``patience`` groups in a row that needed no such pass,
     and the patience doubles with every such pass (dReliefF's weights, the
     noisy running estimate itself, drift much more than pdReliefF's).  The

@@ -24,6 +24,10 @@ from .nominal import (fill_tables, mismatches_block4, table_unit,
                       trailing_zeros, weighted_mismatch_sums)
 
 _JIT = dict(cache=True, nogil=True)
+# In the ``parallel=True`` kernels, a NumPy reduction, array expression or
+# ``np.zeros`` outside the ``prange`` becomes a parallel loop of its own, with
+# a fork and join of the threads (~2 us each: three of them were 5 % of a
+# pdReliefF visit on GAMETES): write those as plain loops.
 # For the sums over features without missing values: reassociation lets LLVM
 # use SIMD; every pair of rows still gets the same sequence of operations.
 _FAST = dict(cache=True, nogil=True,
@@ -459,11 +463,11 @@ def _screen_distances_rows(rows, copy, nom, w32, lut, out, n_chunks):
                                            part[i], j0, j1, k0, k1)
     if tabled:
         for i in range(m):
-            total = sums[0, i]
-            for c in range(1, n_chunks):
-                total += sums[c, i]
             for j in range(n):
-                out[i, j] += unit * np.float64(total[j])
+                total = sums[0, i, j]
+                for c in range(1, n_chunks):
+                    total += sums[c, i, j]
+                out[i, j] += unit * np.float64(total)
 
 
 @njit(parallel=True, **_JIT)
@@ -521,15 +525,22 @@ def _update_and_screen_nominal(rows, nom, planes, n_bits, r, chosen, coef,
         for i in range(m):
             for j in range(n):
                 own[i, j] = unit * np.float64(exact[i, j])
-    if parts[:, 0].sum() == 0:
+    n_positive, error = 0.0, 0.0
+    for c in range(n_parts):
+        n_positive += parts[c, 0]
+        error += parts[c, 1]
+    if n_positive == 0:
         return -1.0, 0.0
     for i in range(m):
         o = out[i]
-        o[:] = values[0, i]
+        for j in range(n):
+            o[j] = values[0, i, j]
         for c in range(1, n_parts):
-            o += values[c, i]
+            v = values[c, i]
+            for j in range(n):
+                o[j] += v[j]
     # each product and each addition rounds once, by at most 2^-53 D~
-    return parts[:, 1].sum(), 1.1 * 2 * n_parts * 2.0 ** -53
+    return error, 1.1 * 2 * n_parts * 2.0 ** -53
 
 
 @njit(parallel=True, **_JIT)
@@ -757,9 +768,10 @@ def _track_row_base_parallel(sp, w, total, regression, coefs, theta, applied,
     n_prev, r_prev, chosen, coef, scratch, upd, t, variant, T = previous
     # (a local array, returned: numba 0.68's parallel loop dropped the
     # counts stored into an array taken from the ``previous`` tuple)
-    counts = np.zeros(n_parts, np.int64)
+    counts = np.empty(n_parts, np.int64)
     for c in prange(n_parts):
         f0, f1 = split[c], split[c + 1]
+        counts[c] = 0
         if n_prev >= 0:
             _update_sparse(r_prev, chosen, coef, n_prev, sp, total, False,
                            scratch, upd, f0, f1)
@@ -771,7 +783,10 @@ def _track_row_base_parallel(sp, w, total, regression, coefs, theta, applied,
         pending[c], walked[c] = _track_row_base(
             sp, w, total, regression, coefs, theta, applied, sums[c],
             split[c], split[c + 1])
-    return counts.sum()
+    n_positive = 0
+    for c in range(n_parts):
+        n_positive += counts[c]
+    return n_positive
 
 
 def feature_parts(col_ptr, n_parts):

@@ -759,7 +759,9 @@ def test_pending_changes_are_those_of_the_tracked_sums(regression, coefs):
     range, the change e_A = sum_q |c_q (s_q(A) - applied_q(A))| of its
     tracked sums s(A) (kernels._tracked_sums), or -1 when nothing changed:
     features with w_A <= 0 count s(A) = 0; with c0 = 0 (dReliefF) the
-    count s0 is 0 too."""
+    count s0 is 0 too.  ``applied`` holds only what the tracking can put
+    there: s(A)[q] is always 0 for the counts with c0 = 0 and for s2 in
+    classification."""
     from orangecontrib.relief.core import kernels
     rng = np.random.default_rng(11)
     a, f0, f1 = 300, 40, 250
@@ -771,6 +773,10 @@ def test_pending_changes_are_those_of_the_tracked_sums(regression, coefs):
         s = kernels._tracked_sums(f, w, total, regression, coefs[0])
         applied[:, f] = s if f % 3 == 0 else np.array(s) + rng.normal(
             size=3) * (rng.random(3) < 0.5)
+        if coefs[0] == 0.0:
+            applied[0, f] = 0.0
+        if not regression:
+            applied[2, f] = 0.0
     out = np.full(f1 - f0, np.nan)
     kernels._pending_changes(w, total, regression, coefs, applied, f0, f1,
                              out)

@@ -1,5 +1,12 @@
 """The Relief engine: ReliefF, Relief-E, RReliefF, dReliefF and pdReliefF as
-options of one loop (``doc/semantics.md`` is the contract)."""
+options of one loop (``doc/semantics.md`` is the contract,
+``doc/architecture.md`` the map of the code).
+
+This module checks the options, prepares the data (``prepare.py``), plans
+the layouts (``plan.py``), runs the visits in batches -- ReliefF's on several
+threads (``visits.py``), the feedback variants' in order (``feedback.py``) --
+with progress and cancel between batches, and turns the sums into weights.
+"""
 import math
 import os
 import threading
@@ -13,13 +20,16 @@ from typing import Optional
 import numba
 import numpy as np
 
-from . import kernels
-from .nominal import pack_planes
+from . import plan
+from .estimates import VARIANT_D, VARIANT_PD, VARIANT_RELIEFF, estimate
+from .feedback import feedback_batch
 from .prepare import ReliefWarning, prepare
+from .speedups import ALL, Speedups
+from .updates import add_rows
+from .visits import relief_rows
 
-VARIANTS = {"relieff": kernels.VARIANT_RELIEFF,
-            "drelieff": kernels.VARIANT_D,
-            "pdrelieff": kernels.VARIANT_PD}
+VARIANTS = {"relieff": VARIANT_RELIEFF, "drelieff": VARIANT_D,
+            "pdrelieff": VARIANT_PD}
 MISSES = ("per_class", "any")
 
 # Each call into the kernels is sized to take about BATCH_SECONDS (measured
@@ -29,27 +39,6 @@ BATCH_SECONDS = 0.1
 FIRST_BATCH_TERMS = 20_000_000
 # ...and holds at most this many bytes of per-instance updates (wide data).
 BATCH_BYTES = 16_000_000
-# Float32 screening distances (see _screening_copy) up to this many
-# features; the screen's error bound, and so its candidate list, grows with it.
-SCREEN_MAX_FEATURES = 20_000
-# The feedback variants screen with a uint16 copy (half the bytes of float32)
-# when the float32 copy would be at least this big: measured per visit on 2
-# cores, 2,000 x 5,000 went from 3.5 to 2.6 ms, 10,000 x 500 from 1.15 to
-# 1.06 ms, while 5,000 x 200 (4 MB, in cache) was slower, 0.18 to 0.22 ms.
-QUANTISED_MIN_BYTES = 16_000_000
-# On sparse data the feedback variants keep running per-row sums in this many
-# parts of the features, updated in parallel (a fixed number, so the result
-# does not depend on the number of threads).
-SPARSE_PARTS = 2
-# ...and pdReliefF lets a feature's change wait while it would move a row's
-# sum by at most a fraction of the mean distance weight per unit of diff,
-# starting from this one (it adapts as the run goes); the neighbours are then
-# screened with the resulting bound, so they are exact either way.  On the
-# benchmark's 5,000 x 20,000 this took pdReliefF from 5.3-6.4 s to 2.7-3.0 s
-# but made dReliefF slower (3.7 -> 4.5-5.6 s): its weights are the running
-# estimate itself, and the many near-zero ones change by as much as they are
-# from step to step, so little can wait without widening the screen a lot.
-SPARSE_LAZY_RTOL = 1e-2
 
 
 @dataclass
@@ -148,7 +137,7 @@ def _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
 def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             n_iterations=None, k_nearest=10, random_state=0,
             misses="per_class", weight_by_distance=False, sigma=2.0, T=None,
-            progress=None, trace_every=None, n_jobs=None):
+            progress=None, trace_every=None, n_jobs=None, speedups=None):
     """Estimate feature weights with ReliefF or one of its variants.
 
     Parameters
@@ -189,6 +178,9 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         Record the estimate after every ``trace_every``-th visit.
     n_jobs : int, optional
         Threads to use (None or -1: all cores).
+    speedups : Speedups, optional
+        Which speed mechanisms to use (all by default); for tests and
+        benchmarks: the weights do not depend on them.
 
     Returns
     -------
@@ -208,135 +200,139 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     if progress is not None:
         progress(0.0)           # a cancel can act before the first batch
     n = prep.group.shape[0]
+    m = _n_visits(n_iterations, n)
+    variant_code = VARIANTS[variant]
+    T_used = (T if T is not None else default_T(m)) \
+        if variant_code == VARIANT_PD else None
+    order = np.random.default_rng(random_state).permutation(n)[:m]
+    a = prep.n_used
+    width = 1 + 2 * a if regression else a
+    run = _Run(order, trace_every, progress, regression, width)
+    if a == 0 or _nothing_to_learn(prep, regression, k_nearest):
+        total = np.zeros(width)
+        if trace_every:
+            run.steps = list(range(trace_every, m + 1, trace_every))
+            run.points = [np.zeros(a)] * len(run.steps)
+    else:
+        hood = plan.neighbourhood(prep, regression, misses, k_nearest,
+                                  weight_by_distance, sigma)
+        speedups = ALL if speedups is None else speedups
+        with _threads(n_jobs) as n_threads:
+            if variant_code == VARIANT_RELIEFF:
+                total = _relieff(prep, hood, speedups, n_threads, run)
+            else:
+                total = _feedback(prep, hood, speedups, n_threads, run,
+                                  variant_code, T_used)
+    return _result(prep, run, total, T_used)
+
+
+def _result(prep, run, total, T):
+    """The ``ReliefResult`` of the sums ``total`` after all visits."""
+    m, a = run.order.shape[0], prep.n_used
+    final = np.zeros(a)
+    estimate(total, m, run.regression, final)
+    if run.trace_every and (not run.steps or run.steps[-1] != m):
+        run.steps.append(m)
+        run.points.append(final)
+    return ReliefResult(
+        weights=_to_features(final[None, :], prep)[0],
+        trace=_to_features(np.array(run.points).reshape(-1, a), prep)
+        if run.trace_every else None,
+        trace_steps=np.array(run.steps, dtype=np.int64)
+        if run.trace_every else None,
+        n_iterations=m, T=T, regression=bool(run.regression),
+        n_dropped=prep.n_dropped)
+
+
+def _n_visits(n_iterations, n):
+    """m, the number of instances visited."""
     if n_iterations is None:
-        m = n
-    elif (isinstance(n_iterations, bool)
-          or not isinstance(n_iterations, (int, np.integer))
-          or not 1 <= n_iterations <= n):
+        return n
+    if (isinstance(n_iterations, bool)
+            or not isinstance(n_iterations, (int, np.integer))
+            or not 1 <= n_iterations <= n):
         raise ValueError(f"n_iterations must be a whole number between 1 and "
                          f"the number of instances ({n}), or None for all; "
                          f"got {n_iterations!r}.")
-    else:
-        m = int(n_iterations)
-    variant_code = VARIANTS[variant]
-    T_used = (T if T is not None else default_T(m)) \
-        if variant_code == kernels.VARIANT_PD else None
-    order = np.random.default_rng(random_state).permutation(n)[:m]
+    return int(n_iterations)
 
-    a = prep.used.shape[0]
-    width = 1 + 2 * a if regression else a
 
-    degenerate = a == 0 or _nothing_to_learn(prep, regression, k_nearest)
+class _Run:
+    """A run's visiting order, its batches (sized to take about
+    BATCH_SECONDS each), progress and trace points."""
 
-    steps, points = [], []
-    if degenerate:
-        total = np.zeros(width)
-        if trace_every:
-            steps = list(range(trace_every, m + 1, trace_every))
-            points = [np.zeros(a)] * len(steps)
-    else:
-        if misses == "any" and not regression:
-            mode, n_groups = kernels.MODE_ANY, 2
-        elif regression:
-            mode, n_groups = kernels.MODE_REGRESSION, 1
-        else:
-            mode, n_groups = kernels.MODE_PER_CLASS, prep.n_classes
-        rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)
-                        if weight_by_distance else np.ones(k_nearest))
-        counts = prep.class_counts.astype(float)
-        # P(C) / (1 - P(class(R))) from counts, so two classes give exactly 1
-        class_factor = counts[None, :] / np.maximum(n - counts[:, None], 1)
-        target = prep.target if regression else np.zeros(n)
-        data = (prep.num, prep.nom, prep.has_missing, prep.group,
-                prep.missing.as_tuple())
-        rule = (mode, k_nearest, rank_weights, class_factor)
-        by_feature = (variant_code == kernels.VARIANT_RELIEFF
-                      and prep.nom.shape[1] == 0
-                      and prep.num.shape[1] <= kernels.BY_FEATURE_MAX)
-        # the feedback variants read the whole copy at every visit: on data
-        # bigger than cache, halve it again
-        quantised = (variant_code != kernels.VARIANT_RELIEFF
-                     and prep.num.size * 4 >= QUANTISED_MIN_BYTES)
-        num32 = (_quantised_copy(prep) if quantised
-                 else _screening_copy(prep, by_feature))
-        unit = 1.0 / 65535 if quantised and num32.shape[0] > 0 else 0.0
-        by_feature = by_feature and num32.shape[0] > 0
-        # nominal bit-planes: ReliefF's blocks count mismatches by popcount,
-        # the feedback variants' screens look up their weights by the byte
-        planes = (pack_planes(prep.nom)
-                  if not prep.sparse and not prep.has_missing
-                  and (variant_code == kernels.VARIANT_RELIEFF
-                       or num32.shape[0] > 0)
-                  else (np.zeros((0, 0), np.uint64), 1))
-        row_terms = n * max(a, 1)
-        max_batch = max(4 * _n_threads(n_jobs), BATCH_BYTES // (8 * width))
-        batch = max(1, min(max_batch, FIRST_BATCH_TERMS // row_terms))
-        block = 4 * max(1, min(kernels.BLOCK_ROWS,
-                               kernels.BLOCK_BYTES // (8 * n)) // 4)
-        copy, row_sums = (_blocks_data(prep, num32, by_feature)
-                          if variant_code == kernels.VARIANT_RELIEFF
-                          else (num32, np.zeros(0)))
-        row_bytes = (copy.itemsize * prep.num.shape[1]
-                     + 8 * planes[0].shape[1])
-        tile = (kernels.BY_FEATURE_TILE if by_feature
-                else max(16, kernels.TILE_BYTES // max(row_bytes, 1)))
-        total = np.zeros(width)
-        # ReliefF's per-visit updates, reused by every batch: a fresh array
-        # per batch costs a page fault per 4 KB (wide or sparse data: up to
-        # half the run on a virtual machine)
-        updates = (np.empty((min(max_batch, m), width))
-                   if variant_code == kernels.VARIANT_RELIEFF else None)
-        tracked = _running_row_sums(
-            prep, SPARSE_LAZY_RTOL if variant_code == kernels.VARIANT_PD
-            else 0.0, num32.nbytes >= kernels.GROUP_MIN_BYTES)
-        with _threads(n_jobs) as n_threads:
-            pool = _pool(n_threads)
-            done = 0
-            while done < m:
-                rows = order[done:done + batch]
-                started = time.perf_counter()
-                if variant_code == kernels.VARIANT_RELIEFF:
-                    upd = _relieff_in_threads(
-                        pool, n_threads, rows, updates, data, copy, row_sums,
-                        planes, by_feature, prep.sp,
-                        prep.sparse, rule, n_groups, target, regression,
-                        block, tile)
-                    total = _accumulate(upd, total, done, trace_every, steps,
-                                        points, regression)
-                else:
-                    chunks = n_threads if row_terms >= \
-                        kernels.PARALLEL_ROW_TERMS else 1
-                    trace = np.empty((len(rows) // trace_every + 1
-                                      if trace_every else 0, a))
-                    written = kernels.feedback_batch(
-                        rows, done, variant_code, float(T_used or 0.0), data,
-                        num32, unit, planes, prep.sp, prep.sparse, tracked,
-                        rule, n_groups, target, regression, chunks, total,
-                        trace_every or 0, trace)
-                    points.extend(trace[:written])
-                    steps.extend(range((done // trace_every + 1) * trace_every,
-                                       done + len(rows) + 1, trace_every)
-                                 if trace_every else [])
-                done += len(rows)
-                if progress is not None:
-                    progress(done / m)
-                elapsed = time.perf_counter() - started
-                batch = max(1, min(4 * batch, max_batch, int(
-                    len(rows) * BATCH_SECONDS / max(elapsed, 1e-6))))
+    def __init__(self, order, trace_every, progress, regression, width):
+        self.order, self.trace_every = order, trace_every
+        self.progress, self.regression, self.width = (progress, regression,
+                                                      width)
+        self.steps, self.points = [], []
 
-    final = np.zeros(a)
-    if not degenerate:
-        kernels.estimate(total, m, regression, final)
-    if trace_every and (not steps or steps[-1] != m):
-        steps.append(m)
-        points.append(final)
-    return ReliefResult(
-        weights=_to_features(final[None, :], prep)[0],
-        trace=_to_features(np.array(points).reshape(-1, a), prep)
-        if trace_every else None,
-        trace_steps=np.array(steps, dtype=np.int64) if trace_every else None,
-        n_iterations=m, T=T_used, regression=bool(regression),
-        n_dropped=prep.n_dropped)
+    def batches(self, first, most):
+        """(done, rows) of each batch; between batches, the progress
+        callback (which may raise to cancel)."""
+        m = self.order.shape[0]
+        batch, done = first, 0
+        while done < m:
+            rows = self.order[done:done + batch]
+            started = time.perf_counter()
+            yield done, rows
+            done += len(rows)
+            if self.progress is not None:
+                self.progress(done / m)
+            elapsed = time.perf_counter() - started
+            batch = max(1, min(4 * batch, most, int(
+                len(rows) * BATCH_SECONDS / max(elapsed, 1e-6))))
+
+    def trace_steps(self, done, count):
+        """The trace points among visits done + 1 .. done + count."""
+        every = self.trace_every
+        return range((done // every + 1) * every, done + count + 1, every) \
+            if every else range(0)
+
+
+def _relieff(prep, hood, speedups, n_threads, run):
+    """ReliefF's visits in batches, each batch in chunks on ``n_threads``
+    threads (``visits.relief_rows``); returns the sums of the updates."""
+    n, m = prep.group.shape[0], run.order.shape[0]
+    data = prep.data(run.regression)
+    blocks = plan.blocks(prep, speedups)
+    most = max(4 * n_threads, BATCH_BYTES // (8 * run.width))
+    first = max(1, min(most, FIRST_BATCH_TERMS // (n * max(prep.n_used, 1))))
+    total = np.zeros(run.width)
+    # the per-visit updates, reused by every batch: a fresh array per batch
+    # costs a page fault per 4 KB (wide or sparse data: up to half the run
+    # on a virtual machine)
+    updates = np.empty((min(most, m), run.width)) \
+        if speedups.reused_buffer else None
+    with _pool(n_threads, speedups.thread_pool) as pool:
+        for done, rows in run.batches(first, most):
+            upd = updates[:len(rows)] if updates is not None \
+                else np.empty((len(rows), run.width))
+            _in_threads(pool, n_threads, rows, upd, data, blocks, hood,
+                        speedups)
+            total = _accumulate(upd, total, done, run)
+    return total
+
+
+def _feedback(prep, hood, speedups, n_threads, run, variant, T):
+    """dReliefF / pdReliefF's visits in order, in batches
+    (``feedback.feedback_batch``); returns the sums of the updates."""
+    n, a = prep.group.shape[0], prep.n_used
+    settings, screening, tracking, carry = plan.feedback(
+        prep, variant, T, run.regression, speedups, n_threads)
+    data = prep.data(run.regression)
+    most = max(4 * n_threads, BATCH_BYTES // (8 * run.width))
+    first = max(1, min(most, FIRST_BATCH_TERMS // (n * max(a, 1))))
+    total = np.zeros(run.width)
+    for done, rows in run.batches(first, most):
+        trace = np.empty((len(rows) // run.trace_every + 1
+                          if run.trace_every else 0, a))
+        written, carry = feedback_batch(
+            rows, done, data, hood, settings, screening, tracking, carry,
+            speedups, total, run.trace_every or 0, trace)
+        run.points.extend(trace[:written])
+        run.steps.extend(run.trace_steps(done, len(rows)))
+    return total
 
 
 def _nothing_to_learn(prep, regression, k_nearest):
@@ -362,128 +358,61 @@ def _nothing_to_learn(prep, regression, k_nearest):
     return False
 
 
-def _can_screen(prep):
-    """Screening applies to dense data without missing values and with not
-    too many features (the error bound grows with their number)."""
-    return not (prep.sparse or prep.has_missing
-                or prep.used.shape[0] > SCREEN_MAX_FEATURES)
-
-
-def _screening_copy(prep, by_feature=False):
-    """A float32 copy of the numeric data for screening distances (n x 0 for
-    nominal data, whose weighted distances then sum in float32), or an empty
-    array where it does not apply (``_can_screen``).
-
-    Float32 halves the bytes read per distance term and doubles the SIMD
-    width; the neighbours are still chosen by float64 distances
-    (``kernels._neighbours``), so the weights are unchanged.  With
-    ``by_feature`` the copy is stored feature by feature (a x n).
-    """
-    if not _can_screen(prep):
-        return np.zeros((0, 0), np.float32)
-    if by_feature:
-        return np.ascontiguousarray(prep.num.T, dtype=np.float32)
-    return prep.num.astype(np.float32)
-
-
-def _blocks_data(prep, num32, by_feature):
-    """What ReliefF's blocks of visits read (``kernels.relief_rows``): the
-    screening copy, or on dense data without missing values but with too
-    many features for it, the float64 data itself; with the float64 sums of
-    its rows, which the min form of the distances needs
-    (``kernels._distances_tiled``)."""
-    if by_feature or prep.sparse or prep.has_missing:
-        return num32, np.zeros(0)
-    copy = num32 if num32.shape[0] > 0 else prep.num
-    return copy, copy.sum(axis=1, dtype=np.float64)
-
-
-def _quantised_copy(prep):
-    """The numeric data rounded to uint16 steps of 1/65535: the feedback
-    variants' screening copy when the float32 one would not fit in cache
-    (``kernels.screen_bound`` accounts for the rounding); empty where no
-    screening applies.  Converted in slices, so no full-size temporary."""
-    if prep.num.size == 0 or not _can_screen(prep):
-        return np.zeros((0, 0), np.uint16)
-    out = np.empty(prep.num.shape, np.uint16)
-    step = max(1, 1_000_000 // max(1, prep.num.shape[1]))
-    for start in range(0, prep.num.shape[0], step):
-        out[start:start + step] = np.rint(prep.num[start:start + step]
-                                          * 65535)
-    return out
-
-
-def _running_row_sums(prep, lazy_rtol, grouped=False):
-    """The sparse feedback variants' per-row sums, all zero before the first
-    visit, in SPARSE_PARTS parts of the features, and the starting waiting
-    threshold ``lazy_rtol`` (0: none) (``kernels.feedback_batch``); for
-    dense data, empty sums and the starting state of the grouped visits
-    (groups of at most one visit unless ``grouped``)."""
-    if not prep.sparse:
-        # (size, patience, calm groups, largest size, screening waste)
-        largest = kernels.GROUP_MAX if grouped else 1
-        return (np.zeros((0, 3, 0)), np.zeros((3, 0)), np.zeros(0),
-                np.zeros(2, np.int64), np.zeros(0),
-                np.array([1.0, 1.0, 0.0, largest, 0.0]),
-                np.arange(prep.num.shape[1]))
-    n, a = prep.group.shape[0], prep.sp[3].shape[0]
-    return (np.zeros((SPARSE_PARTS, 3, n)), np.zeros((3, a)), np.zeros(n),
-            kernels.feature_parts(prep.sp[4], SPARSE_PARTS), np.zeros(a),
-            np.array([lazy_rtol]), np.zeros(0, np.int64))
-
-
 _POOLS = {}
 _POOLS_LOCK = threading.Lock()
 
 
-def _pool(n_threads):
+@contextmanager
+def _pool(n_threads, keep=True):
     """A pool of ``n_threads`` threads for ReliefF's chunks, kept for later
     calls (starting threads cost about 1 ms a call, a tenth of a fit on
-    500 x 50); one per process, as a forked child does not get the threads."""
+    500 x 50); one per process, as a forked child does not get the threads.
+    Not ``keep``: a pool of this call's own."""
+    if not keep:
+        with ThreadPoolExecutor(n_threads) as pool:
+            yield pool
+        return
     key = (os.getpid(), n_threads)
     with _POOLS_LOCK:
         if key not in _POOLS:
             _POOLS[key] = ThreadPoolExecutor(n_threads,
                                              thread_name_prefix="relieff")
-        return _POOLS[key]
+        pool = _POOLS[key]
+    yield pool
 
 
-def _relieff_in_threads(pool, n_threads, rows, updates, *kernel_args):
-    """ReliefF's updates for ``rows`` (written to the first rows of
-    ``updates``): one chunk of whole blocks of four rows per thread, each
-    chunk visited by ``kernels.relief_rows`` (in this thread when there is
-    one chunk)."""
-    upd = updates[:len(rows)]
+def _in_threads(pool, n_threads, rows, upd, *kernel_args):
+    """ReliefF's updates for ``rows`` (into ``upd``): one chunk of whole
+    blocks of four rows per thread, each chunk visited by
+    ``visits.relief_rows`` (in this thread when there is one chunk)."""
     bounds = np.linspace(0, len(rows) / 4, n_threads + 1)
     bounds = np.minimum(4 * np.round(bounds).astype(int), len(rows))
     bounds[-1] = len(rows)
     chunks = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
     if len(chunks) == 1:
-        kernels.relief_rows(rows, *kernel_args, upd)
-        return upd
-    futures = [pool.submit(kernels.relief_rows, rows[lo:hi], *kernel_args,
+        relief_rows(rows, *kernel_args, upd)
+        return
+    futures = [pool.submit(relief_rows, rows[lo:hi], *kernel_args,
                            upd[lo:hi]) for lo, hi in chunks]
     wait(futures)       # all of them, even if one failed
     for future in futures:
         future.result()
-    return upd
 
 
-def _accumulate(upd, total, done, trace_every, steps, points, regression):
+def _accumulate(upd, total, done, run):
     """Add the visits' updates to ``total`` in visiting order (so the result
     does not depend on threads or batches) and record trace points."""
-    if not trace_every:
-        kernels.add_rows(upd, total)
+    if not run.trace_every:
+        add_rows(upd, total)
         return total
     upd[0] += total
     running = np.cumsum(upd, axis=0, out=upd)
-    a = (upd.shape[1] - 1) // 2 if regression else upd.shape[1]
-    for t in range((done // trace_every + 1) * trace_every,
-                   done + len(upd) + 1, trace_every):
+    a = (upd.shape[1] - 1) // 2 if run.regression else upd.shape[1]
+    for t in run.trace_steps(done, len(upd)):
         point = np.empty(a)
-        kernels.estimate(running[t - done - 1], t, regression, point)
-        steps.append(t)
-        points.append(point)
+        estimate(running[t - done - 1], t, run.regression, point)
+        run.steps.append(t)
+        run.points.append(point)
     return running[-1].copy()
 
 

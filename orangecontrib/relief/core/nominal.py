@@ -118,227 +118,71 @@ def pack_planes(nom):
     return planes, n_bits
 
 
-@njit(**_JIT)
-def _block4_b1(rows, planes, out, j0, j1):
-    """``mismatches_block4`` for n_bits == 1: a mismatch is ``a ^ b``."""
-    n_words = planes.shape[1]
-    p0, p1, p2, p3 = (planes[rows[0]], planes[rows[1]], planes[rows[2]],
-                      planes[rows[3]])
-    j = j0
-    while j + 4 <= j1:
-        q0, q1, q2, q3 = planes[j], planes[j + 1], planes[j + 2], planes[j + 3]
-        m00 = m01 = m02 = m03 = m10 = m11 = m12 = m13 = np.uint64(0)
-        m20 = m21 = m22 = m23 = m30 = m31 = m32 = m33 = np.uint64(0)
-        for k in range(n_words):
-            v0, v1, v2, v3 = q0[k], q1[k], q2[k], q3[k]
-            u = p0[k]
-            m00 += popcount(u ^ v0)
-            m01 += popcount(u ^ v1)
-            m02 += popcount(u ^ v2)
-            m03 += popcount(u ^ v3)
-            u = p1[k]
-            m10 += popcount(u ^ v0)
-            m11 += popcount(u ^ v1)
-            m12 += popcount(u ^ v2)
-            m13 += popcount(u ^ v3)
-            u = p2[k]
-            m20 += popcount(u ^ v0)
-            m21 += popcount(u ^ v1)
-            m22 += popcount(u ^ v2)
-            m23 += popcount(u ^ v3)
-            u = p3[k]
-            m30 += popcount(u ^ v0)
-            m31 += popcount(u ^ v1)
-            m32 += popcount(u ^ v2)
-            m33 += popcount(u ^ v3)
-        out[0, j] += m00
-        out[0, j + 1] += m01
-        out[0, j + 2] += m02
-        out[0, j + 3] += m03
-        out[1, j] += m10
-        out[1, j + 1] += m11
-        out[1, j + 2] += m12
-        out[1, j + 3] += m13
-        out[2, j] += m20
-        out[2, j + 1] += m21
-        out[2, j + 2] += m22
-        out[2, j + 3] += m23
-        out[3, j] += m30
-        out[3, j + 1] += m31
-        out[3, j + 2] += m32
-        out[3, j + 3] += m33
-        j += 4
-    for j in range(j, j1):
-        q = planes[j]
-        m0 = m1 = m2 = m3 = np.uint64(0)
-        for k in range(n_words):
-            v = q[k]
-            m0 += popcount(p0[k] ^ v)
-            m1 += popcount(p1[k] ^ v)
-            m2 += popcount(p2[k] ^ v)
-            m3 += popcount(p3[k] ^ v)
-        out[0, j] += m0
-        out[1, j] += m1
-        out[2, j] += m2
-        out[3, j] += m3
+@njit(inline="always", **_JIT)
+def _differ4(p, q0, q1, q2, q3, k0, n_bits):
+    """The numbers of features of the word of 64 at planes k0 .. k0 + n_bits
+    - 1 in which the codes of row ``p`` differ from those of rows q0 .. q3:
+    the planes' XORs OR-ed, then counted.  Symmetric in p and q."""
+    u = p[k0]
+    d0, d1, d2, d3 = u ^ q0[k0], u ^ q1[k0], u ^ q2[k0], u ^ q3[k0]
+    for c in range(1, n_bits):
+        k = k0 + np.uint64(c)
+        u = p[k]
+        d0 |= u ^ q0[k]
+        d1 |= u ^ q1[k]
+        d2 |= u ^ q2[k]
+        d3 |= u ^ q3[k]
+    return popcount(d0), popcount(d1), popcount(d2), popcount(d3)
 
 
-@njit(**_JIT)
-def _block4_b2(rows, planes, out, j0, j1):
-    """``mismatches_block4`` for n_bits == 2: ``(a0 ^ b0) | (a1 ^ b1)``."""
-    n_words = planes.shape[1] // 2
-    p0, p1, p2, p3 = (planes[rows[0]], planes[rows[1]], planes[rows[2]],
-                      planes[rows[3]])
-    j = j0
-    while j + 4 <= j1:
-        q0, q1, q2, q3 = planes[j], planes[j + 1], planes[j + 2], planes[j + 3]
-        m00 = m01 = m02 = m03 = m10 = m11 = m12 = m13 = np.uint64(0)
-        m20 = m21 = m22 = m23 = m30 = m31 = m32 = m33 = np.uint64(0)
-        for k in range(0, 2 * n_words, 2):
-            v0, v1, v2, v3 = q0[k], q1[k], q2[k], q3[k]
-            h0, h1, h2, h3 = q0[k + 1], q1[k + 1], q2[k + 1], q3[k + 1]
-            u, t = p0[k], p0[k + 1]
-            m00 += popcount((u ^ v0) | (t ^ h0))
-            m01 += popcount((u ^ v1) | (t ^ h1))
-            m02 += popcount((u ^ v2) | (t ^ h2))
-            m03 += popcount((u ^ v3) | (t ^ h3))
-            u, t = p1[k], p1[k + 1]
-            m10 += popcount((u ^ v0) | (t ^ h0))
-            m11 += popcount((u ^ v1) | (t ^ h1))
-            m12 += popcount((u ^ v2) | (t ^ h2))
-            m13 += popcount((u ^ v3) | (t ^ h3))
-            u, t = p2[k], p2[k + 1]
-            m20 += popcount((u ^ v0) | (t ^ h0))
-            m21 += popcount((u ^ v1) | (t ^ h1))
-            m22 += popcount((u ^ v2) | (t ^ h2))
-            m23 += popcount((u ^ v3) | (t ^ h3))
-            u, t = p3[k], p3[k + 1]
-            m30 += popcount((u ^ v0) | (t ^ h0))
-            m31 += popcount((u ^ v1) | (t ^ h1))
-            m32 += popcount((u ^ v2) | (t ^ h2))
-            m33 += popcount((u ^ v3) | (t ^ h3))
-        out[0, j] += m00
-        out[0, j + 1] += m01
-        out[0, j + 2] += m02
-        out[0, j + 3] += m03
-        out[1, j] += m10
-        out[1, j + 1] += m11
-        out[1, j + 2] += m12
-        out[1, j + 3] += m13
-        out[2, j] += m20
-        out[2, j + 1] += m21
-        out[2, j + 2] += m22
-        out[2, j + 3] += m23
-        out[3, j] += m30
-        out[3, j + 1] += m31
-        out[3, j + 2] += m32
-        out[3, j + 3] += m33
-        j += 4
-    for j in range(j, j1):
-        q = planes[j]
-        m0 = m1 = m2 = m3 = np.uint64(0)
-        for k in range(0, 2 * n_words, 2):
-            v, h = q[k], q[k + 1]
-            m0 += popcount((p0[k] ^ v) | (p0[k + 1] ^ h))
-            m1 += popcount((p1[k] ^ v) | (p1[k + 1] ^ h))
-            m2 += popcount((p2[k] ^ v) | (p2[k + 1] ^ h))
-            m3 += popcount((p3[k] ^ v) | (p3[k + 1] ^ h))
-        out[0, j] += m0
-        out[1, j] += m1
-        out[2, j] += m2
-        out[3, j] += m3
+@njit(inline="always", **_JIT)
+def _add_counts(out, i, j, counts):
+    """out[i, j + q] += counts[q]"""
+    out[i, j] += counts[0]
+    out[i, j + 1] += counts[1]
+    out[i, j + 2] += counts[2]
+    out[i, j + 3] += counts[3]
 
 
-@njit(**_JIT)
-def _block4_general(rows, planes, n_bits, out, j0, j1):
-    """``mismatches_block4`` for any n_bits: the planes of a word are OR-ed
-    into 16 differences first, then counted."""
-    width = planes.shape[1]
+@njit(inline="always", **_JIT)
+def _block4(rows, planes, n_bits, out, j0, j1):
+    """``mismatches_block4`` with ``n_bits`` inlined as a constant where the
+    caller has one: LLVM then unrolls the planes (the 1- and 2-bit cases
+    run at the speed of hand-written kernels).  Unsigned word indices:
+    signed ones got checks for negative values (1.4x slower)."""
+    n_words = planes.shape[1] // n_bits
     p0, p1, p2, p3 = (planes[rows[0]], planes[rows[1]], planes[rows[2]],
                       planes[rows[3]])
     zero = np.uint64(0)
     j = j0
     while j + 4 <= j1:
         q0, q1, q2, q3 = planes[j], planes[j + 1], planes[j + 2], planes[j + 3]
-        m00 = m01 = m02 = m03 = m10 = m11 = m12 = m13 = zero
-        m20 = m21 = m22 = m23 = m30 = m31 = m32 = m33 = zero
-        for k0 in range(0, width, n_bits):
-            d00 = d01 = d02 = d03 = d10 = d11 = d12 = d13 = zero
-            d20 = d21 = d22 = d23 = d30 = d31 = d32 = d33 = zero
-            for k in range(k0, k0 + n_bits):
-                v0, v1, v2, v3 = q0[k], q1[k], q2[k], q3[k]
-                u = p0[k]
-                d00 |= u ^ v0
-                d01 |= u ^ v1
-                d02 |= u ^ v2
-                d03 |= u ^ v3
-                u = p1[k]
-                d10 |= u ^ v0
-                d11 |= u ^ v1
-                d12 |= u ^ v2
-                d13 |= u ^ v3
-                u = p2[k]
-                d20 |= u ^ v0
-                d21 |= u ^ v1
-                d22 |= u ^ v2
-                d23 |= u ^ v3
-                u = p3[k]
-                d30 |= u ^ v0
-                d31 |= u ^ v1
-                d32 |= u ^ v2
-                d33 |= u ^ v3
-            m00 += popcount(d00)
-            m01 += popcount(d01)
-            m02 += popcount(d02)
-            m03 += popcount(d03)
-            m10 += popcount(d10)
-            m11 += popcount(d11)
-            m12 += popcount(d12)
-            m13 += popcount(d13)
-            m20 += popcount(d20)
-            m21 += popcount(d21)
-            m22 += popcount(d22)
-            m23 += popcount(d23)
-            m30 += popcount(d30)
-            m31 += popcount(d31)
-            m32 += popcount(d32)
-            m33 += popcount(d33)
-        out[0, j] += m00
-        out[0, j + 1] += m01
-        out[0, j + 2] += m02
-        out[0, j + 3] += m03
-        out[1, j] += m10
-        out[1, j + 1] += m11
-        out[1, j + 2] += m12
-        out[1, j + 3] += m13
-        out[2, j] += m20
-        out[2, j + 1] += m21
-        out[2, j + 2] += m22
-        out[2, j + 3] += m23
-        out[3, j] += m30
-        out[3, j + 1] += m31
-        out[3, j + 2] += m32
-        out[3, j + 3] += m33
+        m0 = (zero, zero, zero, zero)
+        m1, m2, m3 = m0, m0, m0
+        for word in range(n_words):
+            k0 = np.uint64(word * n_bits)
+            c = _differ4(p0, q0, q1, q2, q3, k0, n_bits)
+            m0 = (m0[0] + c[0], m0[1] + c[1], m0[2] + c[2], m0[3] + c[3])
+            c = _differ4(p1, q0, q1, q2, q3, k0, n_bits)
+            m1 = (m1[0] + c[0], m1[1] + c[1], m1[2] + c[2], m1[3] + c[3])
+            c = _differ4(p2, q0, q1, q2, q3, k0, n_bits)
+            m2 = (m2[0] + c[0], m2[1] + c[1], m2[2] + c[2], m2[3] + c[3])
+            c = _differ4(p3, q0, q1, q2, q3, k0, n_bits)
+            m3 = (m3[0] + c[0], m3[1] + c[1], m3[2] + c[2], m3[3] + c[3])
+        _add_counts(out, 0, j, m0)
+        _add_counts(out, 1, j, m1)
+        _add_counts(out, 2, j, m2)
+        _add_counts(out, 3, j, m3)
         j += 4
     for j in range(j, j1):
+        # one other row against the four visited ones (XOR is symmetric)
         q = planes[j]
-        m0 = m1 = m2 = m3 = zero
-        for k0 in range(0, width, n_bits):
-            d0 = d1 = d2 = d3 = zero
-            for k in range(k0, k0 + n_bits):
-                v = q[k]
-                d0 |= p0[k] ^ v
-                d1 |= p1[k] ^ v
-                d2 |= p2[k] ^ v
-                d3 |= p3[k] ^ v
-            m0 += popcount(d0)
-            m1 += popcount(d1)
-            m2 += popcount(d2)
-            m3 += popcount(d3)
-        out[0, j] += m0
-        out[1, j] += m1
-        out[2, j] += m2
-        out[3, j] += m3
+        m = (zero, zero, zero, zero)
+        for word in range(n_words):
+            c = _differ4(q, p0, p1, p2, p3, np.uint64(word * n_bits), n_bits)
+            m = (m[0] + c[0], m[1] + c[1], m[2] + c[2], m[3] + c[3])
+        for i in range(4):
+            out[i, j] += m[i]
 
 
 @njit(**_JIT)
@@ -348,13 +192,14 @@ def mismatches_block4(rows, planes, n_bits, out, j0, j1):
 
     A 4 x 4 register tile: each other row's planes, loaded once, serve the
     four visited rows (the tail of fewer than four other rows goes one at a
-    time); the counts are exact."""
+    time); the counts are exact.  One, two (ternary SNPs) and more
+    bit-planes get their own compiled copy of ``_block4``."""
     if n_bits == 1:
-        _block4_b1(rows, planes, out, j0, j1)
+        _block4(rows, planes, 1, out, j0, j1)
     elif n_bits == 2:
-        _block4_b2(rows, planes, out, j0, j1)
+        _block4(rows, planes, 2, out, j0, j1)
     else:
-        _block4_general(rows, planes, n_bits, out, j0, j1)
+        _block4(rows, planes, n_bits, out, j0, j1)
 
 
 # ---------------------------------------------------------------------------
@@ -459,3 +304,21 @@ def weighted_mismatch_sums(r, planes, n_bits, tables, out, j0, j1, k0, k1):
                            + ((d >> np.uint64(8 * i + 8)) & byte)]
             k += np.uint64(1)
         out[j] += s0 + s1
+
+
+@njit(**_JIT)
+def table_sums(rows, planes, n_bits, w, unit, tables, sums, k0, k1, tile):
+    """The part of the words [k0, k1) of a weighted nominal screen: fill
+    their lookup tables for weights ``w`` (``fill_tables``) and set
+    ``sums[i, j]`` to the integer sum of the rounded weights over those
+    words' features in which rows[i] and row j differ
+    (``weighted_mismatch_sums``), for every row j, in tiles of ``tile``
+    rows.  Parts of the words can be done at the same time."""
+    n = planes.shape[0]
+    fill_tables(w, unit, tables, 8 * k0, 8 * k1)
+    sums[:rows.shape[0]] = 0
+    for j0 in range(0, n, tile):
+        j1 = min(n, j0 + tile)
+        for i in range(rows.shape[0]):
+            weighted_mismatch_sums(rows[i], planes, n_bits, tables, sums[i],
+                                   j0, j1, k0, k1)

@@ -15,7 +15,7 @@ Everything here follows ``doc/semantics.md``:
 """
 import warnings
 from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import numpy as np
 import scipy.sparse as sp
@@ -28,8 +28,7 @@ class ReliefWarning(UserWarning):
     """A warning about the data that has a defined result (see semantics)."""
 
 
-@dataclass
-class MissingTables:
+class MissingTables(NamedTuple):
     """RELIEF-D lookup tables; ``c`` indexes classes (a single one in regression).
 
     Numeric feature ``f``, class ``c``: the known normalised values of ``f`` in
@@ -48,10 +47,33 @@ class MissingTables:
     nom_prob: np.ndarray
     nom_both: np.ndarray
 
-    def as_tuple(self):
-        return (self.num_sorted, self.num_prefix, self.num_start,
-                self.num_pstart, self.num_count, self.num_both,
-                self.nom_prob, self.nom_both)
+
+class SparseRows(NamedTuple):
+    """Sparse data in kernel form (zeros are values): the CSR rows of the used
+    columns (numeric values divided by their range, nominal codes as they
+    are; column indices sorted within a row) and the CSC columns of the same
+    matrix.  Indices are uint32: less to read in the column walks, and numba
+    skips the wrap-around of negative indices."""
+    indptr: np.ndarray        # (n + 1,) int64
+    indices: np.ndarray       # column of each stored entry, uint32
+    values: np.ndarray        # float64
+    nominal: np.ndarray       # (a,) bool: which columns are nominal
+    col_ptr: np.ndarray       # (a + 1,) int64
+    col_rows: np.ndarray      # row of each stored entry of the columns, uint32
+    col_values: np.ndarray    # float64
+
+
+class Data(NamedTuple):
+    """Everything the kernels read about the instances; kernel columns hold
+    the numeric features first, then the nominal ones."""
+    num: np.ndarray           # n x a_num float64, normalised; NaN = missing
+    nom: np.ndarray           # n x a_nom int8/int32 codes; -1 = missing
+    group: np.ndarray         # n int64: class code (classification) or 0
+    target: np.ndarray        # n: normalised target (regression) or zeros
+    has_missing: bool
+    sparse: bool              # True: the values are in ``rows``, not num/nom
+    rows: SparseRows
+    missing: MissingTables
 
 
 @dataclass
@@ -60,14 +82,12 @@ class Prepared:
     nominal) back to the caller's feature indices.
 
     Dense data fill ``num`` and ``nom``.  Sparse data (``sparse=True``) fill
-    ``sp`` instead: CSR ``(indptr, indices, values)`` of the used columns
-    (numeric values divided by their range, zeros stay zeros), a per-column
-    nominal flag, and the CSC ``(indptr, rows, values)`` of the same matrix.
+    ``sp`` instead (``SparseRows``).
     """
     num: np.ndarray            # n x a_num float64, normalised; NaN = missing
     nom: np.ndarray            # n x a_nom int8/int32 codes; -1 = missing
     sparse: bool
-    sp: tuple
+    sp: SparseRows
     used: np.ndarray           # (a_num + a_nom,) original feature index
     constant: np.ndarray       # original indices of constant features (weight 0)
     all_missing: np.ndarray    # original indices of all-missing features (NaN)
@@ -79,6 +99,17 @@ class Prepared:
     has_missing: bool
     missing: MissingTables
     n_dropped: int
+
+    @property
+    def n_used(self):
+        """The number of kernel columns (features that take part)."""
+        return self.used.shape[0]
+
+    def data(self, regression):
+        """The kernels' view of the instances (``Data``)."""
+        target = self.target if regression else np.zeros(self.group.shape[0])
+        return Data(self.num, self.nom, self.group, target, self.has_missing,
+                    self.sparse, self.sp, self.missing)
 
 
 def _clean_class(X, y, regression):
@@ -236,9 +267,9 @@ def _classes(y, regression):
 
 
 _INDEX = np.zeros(1, dtype=np.int64)
-_NO_SPARSE = (_INDEX, np.zeros(0, np.uint32), np.zeros(0),
-              np.zeros(0, dtype=np.bool_), _INDEX, np.zeros(0, np.uint32),
-              np.zeros(0))
+_NO_SPARSE = SparseRows(_INDEX, np.zeros(0, np.uint32), np.zeros(0),
+                        np.zeros(0, dtype=np.bool_), _INDEX,
+                        np.zeros(0, np.uint32), np.zeros(0))
 
 
 def _prepare_sparse(X, y, nominal, regression):
@@ -275,10 +306,11 @@ def _prepare_sparse(X, y, nominal, regression):
     # 32-bit column and row indices (checked above): less memory, and less
     # to read in the kernels' column walks; unsigned, so numba skips the
     # wrap-around of negative indices (dReliefF on 5,000 x 20,000: -8%)
-    sparse_data = (X.indptr.astype(np.int64), X.indices.astype(np.uint32),
-                   X.data.astype(float), col_nominal.astype(np.bool_),
-                   Xc.indptr.astype(np.int64), Xc.indices.astype(np.uint32),
-                   Xc.data.astype(float))
+    sparse_data = SparseRows(
+        X.indptr.astype(np.int64), X.indices.astype(np.uint32),
+        X.data.astype(float), col_nominal.astype(np.bool_),
+        Xc.indptr.astype(np.int64), Xc.indices.astype(np.uint32),
+        Xc.data.astype(float))
     group, n_classes, class_counts, target = _classes(y, regression)
     return Prepared(num=np.zeros((n, 0)), nom=np.zeros((n, 0), dtype=np.int8),
                     sparse=True, sp=sparse_data, used=used,

@@ -1,0 +1,106 @@
+"""The first results after a fresh install: the engine with an empty numba cache.
+
+    python benchmarks/first_use.py [--rev COMMIT ...] [--repeat 1]
+
+Each measurement runs in a new process whose ``NUMBA_CACHE_DIR`` is a new,
+empty directory, so every kernel is compiled as on a fresh machine.  The
+process imports the engine, then computes ReliefF, dReliefF and pdReliefF one
+after the other (as a user trying the three widgets would) and then each once
+more (warm); it prints each time.  Two data sets: Orange's heart_disease (303
+x 13, mixed, with missing values) and a continuous 2,000 x 100.  ``--rev``
+measures the engine of other commits in the same run (``_engines.load_core``),
+the working tree's by default.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+CHILD = r"""
+import json, sys, time
+started = time.perf_counter()
+sys.path.insert(0, {here!r})
+from _engines import load_core
+import numpy as np
+core = load_core({rev!r})
+out = {{"import": time.perf_counter() - started}}
+with np.load({data!r}) as f:
+    X, y, nominal = f["X"], f["y"], f["nominal"]
+import warnings
+warnings.simplefilter("ignore")
+for when in ("first", "warm"):
+    for variant in ("relieff", "drelieff", "pdrelieff"):
+        started = time.perf_counter()
+        result = core.relieff(X, y, nominal, variant=variant)
+        out[f"{{when}} {{variant}}"] = time.perf_counter() - started
+        out[f"{{when}} {{variant}} weights"] = result.weights.tolist()
+print(json.dumps(out))
+"""
+
+
+def datasets(directory):
+    """{name: path of an .npz with X, y, nominal}."""
+    from Orange.data import Table
+    table = Table("heart_disease")
+    nominal = np.array([v.is_discrete for v in table.domain.attributes])
+    paths = {}
+    path = Path(directory) / "heart_disease.npz"
+    np.savez(path, X=table.X, y=table.Y, nominal=nominal)
+    paths["heart_disease 303x13"] = path
+    rng = np.random.default_rng(0)
+    X = rng.random((2000, 100))
+    y = ((X[:, 0] + X[:, 1] > 1) ^ (rng.random(2000) < 0.1)).astype(float)
+    path = Path(directory) / "cont2000x100.npz"
+    np.savez(path, X=X, y=y, nominal=np.zeros(100, bool))
+    paths["cont 2000x100"] = path
+    return paths
+
+
+def measure(rev, data):
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        code = CHILD.format(here=str(HERE), rev=rev, data=str(data))
+        done = subprocess.run([sys.executable, "-c", code], env=env,
+                              capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rev", nargs="+", default=[None],
+                        help="git revisions (default: the working tree)")
+    parser.add_argument("--repeat", type=int, default=1)
+    args = parser.parse_args()
+    print("| engine | data | import | first ReliefF | first dReliefF | first "
+          "pdReliefF | warm ReliefF / dReliefF / pdReliefF | first = warm |")
+    print("|---|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as directory:
+        for _ in range(args.repeat):
+            for name, path in datasets(directory).items():
+                for rev in args.rev:
+                    t = measure(rev, path)
+                    same = all(np.array_equal(
+                        t[f"first {v} weights"], t[f"warm {v} weights"],
+                        equal_nan=True)
+                        for v in ("relieff", "drelieff", "pdrelieff"))
+                    print(f"| {rev or 'working tree'} | {name} "
+                          f"| {t['import']:.2f} s "
+                          f"| {t['first relieff']:.2f} s "
+                          f"| {t['first drelieff']:.2f} s "
+                          f"| {t['first pdrelieff']:.2f} s "
+                          f"| {t['warm relieff']:.3f} / "
+                          f"{t['warm drelieff']:.3f} / "
+                          f"{t['warm pdrelieff']:.3f} s "
+                          f"| {'yes' if same else 'NO'} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""diff(A, I1, I2) of one feature, as ``doc/semantics.md`` defines it.
+
+Values reach the kernels prepared (``prepare.py``): numeric values divided by
+their range, so diff = |v1 - v2| (seed eq. euclidean); nominal values as codes,
+diff 0 or 1 (eq. overlap); a missing value (NaN, or code -1) by RELIEF-D
+(Kononenko 1994; seed eq. relief_d) from the class-conditional laws in
+``MissingTables``.
+"""
+from numba import njit
+
+JIT = dict(cache=True, nogil=True)
+
+
+@njit(**JIT)
+def expected_abs(sorted_vals, prefix, start, pstart, count, v):
+    """E|X - v| for X uniform over a sorted sample (RELIEF-D, numeric):
+    ``sorted_vals[start:start + count]`` with prefix sums from ``pstart``."""
+    lo, hi = start, start + count
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if sorted_vals[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    below = lo - start
+    sum_below = prefix[pstart + below]
+    sum_all = prefix[pstart + count]
+    return (v * below - sum_below + (sum_all - sum_below)
+            - v * (count - below)) / count
+
+
+@njit(**JIT)
+def numeric_diff(f, a, b, ca, cb, tables):
+    """diff of numeric feature f between values a and b of instances of
+    classes ca and cb: |a - b|, or E|X - v| with X from the other instance's
+    class law when one is missing, E|X1 - X2| when both are."""
+    if a == a:
+        if b == b:
+            return abs(a - b)
+        return expected_abs(tables.num_sorted, tables.num_prefix,
+                            tables.num_start[f, cb], tables.num_pstart[f, cb],
+                            tables.num_count[f, cb], a)
+    if b == b:
+        return expected_abs(tables.num_sorted, tables.num_prefix,
+                            tables.num_start[f, ca], tables.num_pstart[f, ca],
+                            tables.num_count[f, ca], b)
+    return tables.num_both[f, ca, cb]
+
+
+@njit(**JIT)
+def nominal_diff(g, a, b, ca, cb, tables):
+    """diff of nominal feature g between codes a and b (-1 missing): overlap,
+    1 - P(v | class of the missing one) for one missing value, 1 - sum_u
+    P(u | ca) P(u | cb) for two."""
+    if a >= 0:
+        if b >= 0:
+            return 0.0 if a == b else 1.0
+        return 1.0 - tables.nom_prob[g, cb, a]
+    if b >= 0:
+        return 1.0 - tables.nom_prob[g, ca, b]
+    return tables.nom_both[g, ca, cb]
+
+
+@njit(**JIT)
+def from_zero(v, nominal):
+    """diff(A, 0, v) on sparse data, where zeros are values: what a stored
+    value differs from an implicit zero."""
+    if nominal:
+        return 1.0 if v != 0 else 0.0
+    return abs(v)

@@ -1,0 +1,365 @@
+"""Neighbour selection: R's nearest hits and misses and how much each counts.
+
+``doc/semantics.md`` ("Distance and neighbours", "Update and
+normalisation"): the instances are split into groups -- hits and the misses
+of each other class (ReliefF), hits and all misses together (Relief-E), or all
+instances (RReliefF) -- and each group's k nearest are kept.  Instances tied
+with the k-th share the slots left (so no weight depends on row order); with
+rank weights a tie shares the mean influence of the ranks it occupies; each
+group is averaged by its total influence, hits get a minus sign, misses of
+class C the factor P(C) / (1 - P(class(R))).
+
+The distances may be screening distances (``Screen``): within a proven bound
+of the float64 ones, or upper bounds of them.  The thresholds are then
+widened so that every instance the float64 distances would select stays a
+candidate, and the candidates whose choice the bound leaves open get their
+float64 distances (``Exact``), so the neighbours are exactly those of the
+float64 distances.
+"""
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .diffs import JIT
+from .distances import TIE_RTOL, distance
+from .nominal import trailing_zeros
+from .prepare import SparseRows
+from .sparse import row_sum
+
+MODE_PER_CLASS, MODE_ANY, MODE_REGRESSION = 0, 1, 2
+
+# The k-th distance of each group is found among the rows within the k-th
+# distance of every SAMPLE_STEP-th row (on rows of at least SAMPLE_MIN_ROWS):
+# the heaps' branches see a few hundred rows, not all.
+SAMPLE_STEP = 8
+SAMPLE_MIN_ROWS = 256
+
+
+class Neighbourhood(NamedTuple):
+    """Which neighbours a visit takes and how much each counts: ``mode``
+    (MODE_PER_CLASS, MODE_ANY or MODE_REGRESSION), ``k``, the influence of
+    each rank (1, or exp(-(rank / sigma)^2) with distance weighting), the
+    factors P(C) / (1 - P(class(R))) (classes x classes) and the number of
+    neighbour groups."""
+    mode: int
+    k: int
+    rank_weights: np.ndarray
+    class_factor: np.ndarray
+    n_groups: int
+
+
+class Screen(NamedTuple):
+    """How the distances given to ``select`` relate to the float64 ones: not
+    at all (``on`` False: they are the float64 ones), within c_err + gamma
+    D~, or, with a non-empty ``slack``, upper bounds at most slack[j] above
+    them (sparse rows from running sums with changes pending)."""
+    on: bool
+    c_err: float
+    gamma: float
+    slack: np.ndarray
+
+
+class Exact(NamedTuple):
+    """What a candidate's float64 distance is computed from: dense rows
+    ``num``, ``nom`` with weights ``w`` (``distances.distance``), or sparse
+    rows as B_R + B_j - overlap_j with B_j summed afresh, where results up
+    to ``zero`` are 0 (``sparse.distances``)."""
+    num: np.ndarray
+    nom: np.ndarray
+    w: np.ndarray
+    weighted: bool
+    sparse: bool
+    rows: SparseRows
+    base_r: float
+    overlap: np.ndarray
+    zero: float
+
+
+class Buffers(NamedTuple):
+    """Work space of ``select`` for n instances: ``heap`` (groups x k),
+    ``counts`` (groups), ``selected`` (2n), and the result: ``chosen`` (n)
+    and ``coef`` (2n; the second half is work space)."""
+    heap: np.ndarray
+    counts: np.ndarray
+    selected: np.ndarray
+    chosen: np.ndarray
+    coef: np.ndarray
+
+
+@njit(**JIT)
+def new_buffers(n, hood):
+    """``Buffers`` for n instances."""
+    return Buffers(np.empty((hood.n_groups, hood.k)),
+                   np.zeros(hood.n_groups, dtype=np.int64),
+                   np.empty(2 * n, dtype=np.int64),
+                   np.empty(n, dtype=np.int64), np.empty(2 * n))
+
+
+@njit(**JIT)
+def _group_of(group, j, gr, any_miss):
+    """Row j's neighbour group."""
+    return (1 if group[j] != gr else 0) if any_miss else group[j]
+
+
+@njit(**JIT)
+def _smallest(dist, rows, n_rows, skip, group, gr, any_miss, heap, counts,
+              kth):
+    """Add ``dist[rows[q]]``, q < n_rows, to max-heaps ``heap[g, :counts[g]]``
+    of the k smallest distances of each group, but not rows that are
+    multiples of ``skip`` (> 0); ``kth[g]`` = the k-th smallest (inf while
+    a group has fewer).  The hot loop only compares with the largest k-th
+    distance of any group."""
+    k = heap.shape[1]
+    top = kth.max()
+    for q in range(n_rows):
+        j = rows[q]
+        d = dist[j]
+        if not d < top or (skip > 0 and j % skip == 0):
+            continue
+        g = _group_of(group, j, gr, any_miss)
+        if not d < kth[g]:
+            continue
+        c = counts[g]
+        if c == k:
+            heap[g, 0] = d
+            i = 0
+            while True:
+                left = 2 * i + 1
+                if left >= k:
+                    break
+                big = left
+                if left + 1 < k and heap[g, left + 1] > heap[g, left]:
+                    big = left + 1
+                if heap[g, big] > heap[g, i]:
+                    heap[g, big], heap[g, i] = heap[g, i], heap[g, big]
+                    i = big
+                else:
+                    break
+        else:
+            i = c
+            heap[g, i] = d
+            while i > 0:
+                p = (i - 1) >> 1
+                if heap[g, p] < heap[g, i]:
+                    heap[g, p], heap[g, i] = heap[g, i], heap[g, p]
+                    i = p
+                else:
+                    break
+            counts[g] = c + 1
+        if counts[g] == k:
+            kth[g] = heap[g, 0]
+            top = kth.max()
+
+
+@njit(**JIT)
+def _within(dist, slack, threshold, group, gr, any_miss, rows):
+    """Write the rows j with dist[j] - slack[j] <= threshold[group of j]
+    (``slack`` empty: 0), in order, to ``rows``; return how many.  The
+    comparisons of 64 rows go into the bits of a word first: writing each
+    row's index at a position that depends on the previous comparison made
+    every row wait for it (4 ns a row)."""
+    n = dist.shape[0]
+    per_row = slack.shape[0] > 0
+    n_rows = 0
+    for j0 in range(0, n, 64):
+        word = np.uint64(0)
+        for t in range(min(64, n - j0)):
+            j = j0 + t
+            d = dist[j] - slack[j] if per_row else dist[j]
+            inside = d <= threshold[_group_of(group, j, gr, any_miss)]
+            word |= np.uint64(inside) << np.uint64(t)
+        while word:
+            rows[n_rows] = j0 + np.int64(trailing_zeros(word))
+            n_rows += 1
+            word &= word - np.uint64(1)
+    return n_rows
+
+
+@njit(**JIT)
+def _widened(kth, screen):
+    """The largest screening distance that can belong to a row whose float64
+    distance is within TIE_RTOL of the float64 k-th distance, when the
+    screening k-th distance is ``kth``."""
+    if not screen.on:
+        return kth * (1 + TIE_RTOL)
+    # the float64 k-th distance is at most `upper`; a D~ can exceed its
+    # float64 distance by c + gamma D~
+    upper = kth * (1 + screen.gamma) + screen.c_err
+    return (upper * (1 + TIE_RTOL) + screen.c_err) / (1 - screen.gamma)
+
+
+@njit(**JIT)
+def _candidates(r, dist, group, any_miss, screen, buffers, sampled):
+    """The rows that can be among R's float64 nearest k of their group, in
+    ``buffers.selected`` (returns how many): pass 1 finds each group's k-th
+    screening distance (on long rows, the k-th of every SAMPLE_STEP-th row
+    bounds it from above, and only the other rows within that bound go
+    through the heaps after them); pass 2 keeps every row within the
+    (widened) k-th distance of its group.  A group with fewer than k rows
+    keeps them all."""
+    n = dist.shape[0]
+    n_groups = buffers.heap.shape[0]
+    gr = group[r]
+    selected, counts, heap = buffers.selected, buffers.counts, buffers.heap
+    kth = np.empty(n_groups)
+    threshold = np.empty(n_groups)
+    slack = screen.slack if screen.on else screen.slack[:0]
+    per_row = slack.shape[0] > 0
+    counts[:] = 0
+    kth[:] = np.inf
+    if sampled and n >= SAMPLE_MIN_ROWS:
+        n_rows = 0
+        for j in range(0, n, SAMPLE_STEP):
+            selected[n_rows] = j
+            n_rows += 1
+        _smallest(dist, selected, n_rows, 0, group, gr, any_miss, heap,
+                  counts, kth)
+        for g in range(n_groups):
+            threshold[g] = _widened(kth[g], screen)
+        n_rows = _within(dist, slack, threshold, group, gr, any_miss,
+                         selected)
+        skip = SAMPLE_STEP
+    else:
+        for j in range(n):
+            selected[j] = j
+        n_rows, skip = n, 0
+    _smallest(dist, selected, n_rows, skip, group, gr, any_miss, heap, counts,
+              kth)
+    for g in range(n_groups):
+        threshold[g] = _widened(kth[g], screen)
+    n_selected = 0
+    for q in range(n_rows):
+        j = selected[q]
+        d = dist[j] - slack[j] if per_row else dist[j]
+        if j != r and d <= threshold[_group_of(group, j, gr, any_miss)]:
+            selected[n_selected] = j
+            n_selected += 1
+    return n_selected
+
+
+@njit(**JIT)
+def exact_distance(r, j, exact):
+    """The float64 distance that decides a screened candidate (``Exact``)."""
+    if exact.sparse:
+        d = exact.base_r + row_sum(j, exact.rows, exact.w, exact.weighted) \
+            - exact.overlap[j]
+        return d if d > exact.zero else 0.0
+    return distance(r, j, exact.num, exact.nom, exact.w, exact.weighted)
+
+
+@njit(**JIT)
+def _settle(r, members, dist, screen, exact):
+    """Replace the screening distances ``dist`` of a group's candidates by
+    their float64 distances where that can change the selection.
+
+    Each float64 distance D lies in [lo, hi] = [D~ (1 - gamma) - c,
+    D~ (1 + gamma) + c].  In the order of D~, two neighbouring candidates
+    whose intervals, one widened by 2 TIE_RTOL, are apart cannot be tied nor
+    swapped, and neither can any two candidates on either side of them
+    (lo and hi grow with D~).  So candidates in runs linked by overlapping
+    intervals get their float64 distances and the others keep D~: every
+    comparison ``_shares`` makes between two of them (``x <= y (1 +
+    TIE_RTOL)``) then has the outcome it has with the float64 distances.
+    With a tight screen that is rarely more than a few of the 2k candidates
+    of a visit."""
+    c_err, gamma = screen.c_err, screen.gamma
+    m = members.shape[0]
+    if m < 2:
+        return
+    order = np.argsort(dist)
+    widen = 1 + 2 * TIE_RTOL
+    linked = False          # the previous candidate is linked to this one
+    for q in range(m):
+        i = order[q]
+        hi = dist[i] * (1 + gamma) + c_err
+        link_next = False
+        if q + 1 < m:
+            lo_next = dist[order[q + 1]] * (1 - gamma) - c_err
+            link_next = hi * widen >= lo_next
+        if linked or link_next:
+            dist[i] = exact_distance(r, members[i], exact)
+        linked = link_next
+
+
+@njit(**JIT)
+def _shares(members, member_dist, m, k, rank_weights, sign, chosen, coef,
+            n_chosen):
+    """Append a group's neighbours to ``chosen`` / ``coef`` from its ``m``
+    candidates with float64 (or settled) distances: the k nearest, those
+    tied with the k-th sharing its slots; each gets sign times its share of
+    the rank influences over the group's total.  Returns the new count."""
+    order = np.argsort(member_dist[:m])
+    if m > k:   # screened candidates beyond the float64 k-th distance
+        limit = member_dist[order[k - 1]] * (1 + TIE_RTOL)
+        while member_dist[order[m - 1]] > limit:
+            m -= 1
+    norm = 0.0
+    for rank in range(min(k, m)):
+        norm += rank_weights[rank]
+    i = 0
+    while i < m:
+        e = i + 1
+        limit = member_dist[order[i]] * (1 + TIE_RTOL)
+        while e < m and member_dist[order[e]] <= limit:
+            e += 1
+        ties = e - i
+        slots = max(0, min(ties, k - i))
+        influence = 0.0
+        for rank in range(i, i + slots):
+            influence += rank_weights[rank]
+        share = sign * influence / ties / norm
+        for q in range(i, e):
+            chosen[n_chosen] = members[order[q]]
+            n_chosen += 1
+        for q in range(n_chosen - ties, n_chosen):
+            coef[q] = share
+        i = e
+    return n_chosen
+
+
+@njit(**JIT)
+def select(r, dist, group, hood, buffers, screen, exact, max_candidates,
+           speedups):
+    """R's neighbours in ``dist`` and their signed influences (see the
+    module docstring): writes ``buffers.chosen[i]`` and ``buffers.coef[i]``
+    and returns how many there are, and how many candidates passed the
+    screen.  If more than ``max_candidates`` did, nothing is chosen and
+    (-1, their number) is returned."""
+    any_miss = hood.mode == MODE_ANY
+    gr = group[r]
+    n = dist.shape[0]
+    dist[r] = np.inf            # R is not its own neighbour
+    n_selected = _candidates(r, dist, group, any_miss, screen, buffers,
+                             speedups.sampled_kth)
+    if n_selected > max_candidates:
+        return -1, n_selected
+    selected, chosen, coef = buffers.selected, buffers.chosen, buffers.coef
+    members = selected[n:]
+    member_dist = coef[n:]
+    per_row = screen.on and screen.slack.shape[0] > 0
+    n_chosen = 0
+    for g in range(buffers.heap.shape[0]):
+        m = 0
+        for q in range(n_selected):
+            j = selected[q]
+            if _group_of(group, j, gr, any_miss) == g:
+                members[m] = j
+                member_dist[m] = dist[j]
+                m += 1
+        if m == 0:
+            continue
+        if per_row or (screen.on and not speedups.settle):
+            for q in range(m):
+                member_dist[q] = exact_distance(r, members[q], exact)
+        elif screen.on:
+            _settle(r, members[:m], member_dist[:m], screen, exact)
+        if hood.mode == MODE_REGRESSION or (any_miss and g == 1):
+            sign = 1.0
+        elif g == (0 if any_miss else gr):
+            sign = -1.0
+        else:
+            sign = hood.class_factor[gr, g]
+        n_chosen = _shares(members, member_dist, m, hood.k, hood.rank_weights,
+                           sign, chosen, coef, n_chosen)
+    return n_chosen, n_selected

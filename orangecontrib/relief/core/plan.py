@@ -1,0 +1,164 @@
+"""How a run computes: the data layouts the kernels read and the speed
+mechanisms they use (``speedups.Speedups``), chosen from the data's shape.
+
+Nothing here changes a weight: ``Blocks`` (ReliefF) and ``Screening``
+(dReliefF / pdReliefF) only decide which screens narrow the neighbours down
+(``doc/architecture.md``).
+"""
+import numpy as np
+
+from . import estimates
+from .feedback import GROUP_MAX, GROUP_MIN_BYTES, Carry, Feedback, Screening
+from .neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
+                         Neighbourhood)
+from .nominal import pack_planes
+from .screens import BY_FEATURE_MAX, BY_FEATURE_TILE, TILE_BYTES
+from .sparse import RowSums, feature_parts, start_row_sums
+from .visits import Blocks, block_rows
+
+# Float32 screening distances up to this many features; the screen's error
+# bound, and so its candidate list, grows with their number.
+SCREEN_MAX_FEATURES = 20_000
+# The feedback variants screen with a uint16 copy (half the bytes of float32)
+# when the float32 copy would be at least this big: measured per visit on 2
+# cores, 2,000 x 5,000 went from 3.5 to 2.6 ms, 10,000 x 500 from 1.15 to
+# 1.06 ms, while 5,000 x 200 (4 MB, in cache) was slower, 0.18 to 0.22 ms.
+QUANTISED_MIN_BYTES = 16_000_000
+# The feedback variants split one distance row over threads, which costs a
+# barrier per visited instance: worth it for rows of this many terms (on an
+# idle 2-core machine, dReliefF on 5,000 x 200 took 2.46 s serial and 1.14 s
+# split; on a busy machine a barrier can wait for a descheduled thread).
+PARALLEL_ROW_TERMS = 250_000
+# On sparse data the feedback variants keep running per-row sums in this many
+# parts of the features, updated in parallel (a fixed number, so the result
+# does not depend on the number of threads).
+SPARSE_PARTS = 2
+# ...and pdReliefF lets a feature's change wait while it would move a row's
+# sum by at most a fraction of the mean distance weight per unit of diff,
+# starting from this one (it adapts as the run goes); the neighbours are then
+# screened with the resulting bound, so they are exact either way.  On the
+# benchmark's 5,000 x 20,000 this took pdReliefF from 5.3-6.4 s to 2.7-3.0 s
+# but made dReliefF slower (3.7 -> 4.5-5.6 s): its weights are the running
+# estimate itself, and the many near-zero ones change by as much as they are
+# from step to step, so little can wait without widening the screen a lot.
+SPARSE_LAZY_RTOL = 1e-2
+
+_NO_PLANES = np.zeros((0, 0), np.uint64)
+
+
+def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
+                  sigma):
+    """The ``Neighbourhood`` of a run (``doc/semantics.md``)."""
+    if misses == "any" and not regression:
+        mode, n_groups = MODE_ANY, 2
+    elif regression:
+        mode, n_groups = MODE_REGRESSION, 1
+    else:
+        mode, n_groups = MODE_PER_CLASS, prep.n_classes
+    rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)
+                    if weight_by_distance else np.ones(k_nearest))
+    counts = prep.class_counts.astype(float)
+    n = prep.group.shape[0]
+    # P(C) / (1 - P(class(R))) from counts, so two classes give exactly 1
+    class_factor = counts[None, :] / np.maximum(n - counts[:, None], 1)
+    return Neighbourhood(mode, int(k_nearest), rank_weights, class_factor,
+                         n_groups)
+
+
+def _can_screen(prep):
+    """Screening applies to dense data without missing values and with not
+    too many features (the error bound grows with their number)."""
+    return not (prep.sparse or prep.has_missing
+                or prep.n_used > SCREEN_MAX_FEATURES)
+
+
+def _planes(prep):
+    """The nominal bit-planes ``(planes, n_bits)`` of dense data without
+    missing values (``nominal.pack_planes``)."""
+    if prep.sparse or prep.has_missing:
+        return _NO_PLANES, 1
+    return pack_planes(prep.nom)
+
+
+def blocks(prep, speedups):
+    """ReliefF's ``Blocks``: a float32 copy of the numeric data (stored
+    feature by feature for at most BY_FEATURE_MAX numeric features and no
+    nominal ones), or the float64 data where a float32 screen does not apply
+    (too many features), and the nominal bit-planes; no tiles at all on
+    sparse data or with missing values (``visits.relief_rows``)."""
+    n = prep.group.shape[0]
+    if prep.sparse or prep.has_missing or not speedups.tiles:
+        return Blocks(np.zeros((0, 0), np.float32), np.zeros(0), _NO_PLANES,
+                      1, False, speedups.min_form, 1, 1)
+    by_feature = (speedups.by_feature and prep.nom.shape[1] == 0
+                  and 0 < prep.num.shape[1] <= BY_FEATURE_MAX)
+    dtype = np.float32 if speedups.float32_copy and _can_screen(prep) \
+        else np.float64
+    planes, n_bits = _planes(prep)
+    if by_feature:
+        copy = np.ascontiguousarray(prep.num.T, dtype=dtype)
+        return Blocks(copy, np.zeros(0), planes, n_bits, True, False,
+                      block_rows(n, speedups.wide_blocks), BY_FEATURE_TILE)
+    copy = prep.num.astype(dtype) if dtype == np.float32 else prep.num
+    row_bytes = copy.itemsize * prep.num.shape[1] + 8 * planes.shape[1]
+    return Blocks(copy, copy.sum(axis=1, dtype=np.float64), planes, n_bits,
+                  False, speedups.min_form,
+                  block_rows(n, speedups.wide_blocks),
+                  max(16, TILE_BYTES // max(row_bytes, 1)))
+
+
+def _quantised_copy(prep):
+    """The numeric data rounded to uint16 steps of 1/65535: the feedback
+    variants' screening copy when the float32 one would not fit in cache
+    (``screens.screen_bound`` accounts for the rounding).  Converted in
+    slices, so no full-size temporary."""
+    out = np.empty(prep.num.shape, np.uint16)
+    step = max(1, 1_000_000 // max(1, prep.num.shape[1]))
+    for start in range(0, prep.num.shape[0], step):
+        out[start:start + step] = np.rint(prep.num[start:start + step]
+                                          * 65535)
+    return out
+
+
+def screening(prep, speedups):
+    """dReliefF / pdReliefF's ``Screening`` of dense data: a float32 copy
+    of the numeric data, or a uint16 one when the float32 copy would be at
+    least QUANTISED_MIN_BYTES (the variants read the whole copy at every
+    visit: on data bigger than cache, halve it again), and the nominal
+    bit-planes for lookup tables; an empty copy where no screen applies."""
+    order = np.arange(prep.num.shape[1])
+    if not (_can_screen(prep) and speedups.weighted_screen):
+        return Screening(np.zeros((0, 0), np.float32), 0.0, _NO_PLANES, 1,
+                         order)
+    quantised = (speedups.uint16_copy and prep.num.size > 0
+                 and prep.num.size * 4 >= QUANTISED_MIN_BYTES)
+    copy = _quantised_copy(prep) if quantised \
+        else prep.num.astype(np.float32)
+    planes, n_bits = _planes(prep) if speedups.lookup_tables \
+        else (_NO_PLANES, 1)
+    return Screening(copy, 1.0 / 65535 if quantised else 0.0, planes, n_bits,
+                     order)
+
+
+def feedback(prep, variant, T, regression, speedups, n_threads):
+    """The settings, the screening copy, the running row sums and the
+    starting ``Carry`` of a dReliefF / pdReliefF run."""
+    n = prep.group.shape[0]
+    parallel = speedups.parallel_rows and \
+        n * max(prep.n_used, 1) >= PARALLEL_ROW_TERMS
+    run = Feedback(variant, float(T or 0.0), bool(regression),
+                   n_threads if parallel else 1)
+    copy = screening(prep, speedups)
+    grouped = speedups.grouped_visits and copy.copy.nbytes >= GROUP_MIN_BYTES
+    lazy = SPARSE_LAZY_RTOL if (prep.sparse and speedups.waiting_changes
+                                and variant == estimates.VARIANT_PD) else 0.0
+    if prep.sparse:
+        tracking = start_row_sums(prep.sp, n,
+                                  feature_parts(prep.sp.col_ptr,
+                                                SPARSE_PARTS))
+    else:
+        tracking = RowSums(np.zeros((0, 3, 0)), np.zeros((3, 0)), np.zeros(0),
+                           np.zeros(2, np.int64), np.zeros(0), 0.0, 0.0)
+    carry = Carry(1.0, 1.0, 0.0, float(GROUP_MAX if grouped else 1), 0.0,
+                  lazy)
+    return run, copy, tracking, carry

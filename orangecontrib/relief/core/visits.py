@@ -1,0 +1,136 @@
+"""ReliefF's visits: each instance R is visited on its own (seed Fig.
+relieff) -- the distances from R to every instance, its neighbours, its
+update -- so chunks of visits run on several threads (the kernels release
+the GIL) and blocks of visits share each pass over the data.
+"""
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .diffs import JIT
+from .distances import distance_row
+from .neighbours import MODE_REGRESSION, Exact, Screen, new_buffers, select
+from .screens import (MIN_FORM_CHUNK, by_feature_tiles, min_form_bound,
+                      screen_bound, tiled_distances)
+from .sparse import distances, overlaps, row_sums, zero_below
+from .updates import update
+
+# ReliefF's distance buffer: visited rows that share a pass over the data
+# (a multiple of 4, at most BLOCK_ROWS, and at most BLOCK_BYTES per thread).
+BLOCK_ROWS = 16
+BLOCK_BYTES = 8_000_000
+
+
+class Blocks(NamedTuple):
+    """What ReliefF's blocks of visits screen with: ``copy``, a float32 copy
+    of the numeric data (or the float64 data, or the float32 copy stored
+    feature by feature when ``by_feature``), with ``row_sums``, its rows'
+    float64 sums (the min form needs them), and the nominal bit-planes;
+    ``block`` visits share a pass over tiles of ``tile`` other rows.  An
+    empty ``copy`` means no tiles: each visit computes its float64 row."""
+    copy: np.ndarray
+    row_sums: np.ndarray
+    planes: np.ndarray
+    n_bits: int
+    by_feature: bool
+    min_form: bool
+    block: int
+    tile: int
+
+
+@njit(**JIT)
+def _screen_bound(data, blocks):
+    """The error bound (c, gamma) of the blocks' screening distances: in the
+    min form, c is per unit of R's row sum and gamma is 0
+    (``min_form_bound``); otherwise ``screen_bound``."""
+    num = data.num
+    if blocks.by_feature or not blocks.min_form:
+        return screen_bound(num, np.ones(num.shape[1]), False, 0.0)
+    return min_form_bound(num.shape[1], blocks.copy.itemsize == 4,
+                          MIN_FORM_CHUNK)
+
+
+@njit(**JIT)
+def _block_distances(rows, blocks, dist, acc):
+    """The screening distances of a block of visits ``rows`` (a multiple of
+    4) into ``dist``."""
+    if blocks.by_feature:
+        by_feature_tiles(rows, blocks.copy, dist, acc)
+    else:
+        tiled_distances(rows, blocks.copy, blocks.row_sums, blocks.planes,
+                        blocks.n_bits, dist, blocks.tile, MIN_FORM_CHUNK,
+                        blocks.min_form)
+
+
+@njit(**JIT)
+def relief_rows(rows, data, blocks, hood, speedups, upd):
+    """ReliefF: upd[b] = the update of visiting rows[b] (distance weights 1;
+    ``upd`` need not be zeroed).
+
+    Dense data without missing values: ``blocks.block`` visited rows (a
+    multiple of 4) share each pass over the data, walked in tiles
+    (``Blocks``); their screening distances narrow the neighbours down, and
+    ``neighbours.select`` decides them by float64 distances.  Otherwise rows
+    are visited one at a time, with float64 distances.
+    """
+    n = data.group.shape[0]
+    a = data.rows.nominal.shape[0] if data.sparse \
+        else data.num.shape[1] + data.nom.shape[1]
+    ones = np.ones(a)
+    row_base = np.empty(n)
+    overlap = np.empty(n if data.sparse else 0)
+    scratch = np.zeros(a if data.sparse else 0)
+    max_base = 0.0
+    if data.sparse:
+        row_sums(data.rows, ones, False, row_base)
+        max_base = row_base.max()
+    exact = Exact(data.num, data.nom, ones, False, data.sparse, data.rows,
+                  0.0, overlap, 0.0)
+    no_screen = Screen(False, 0.0, 0.0, np.zeros(0))
+    tiled = not data.has_missing and not data.sparse \
+        and blocks.copy.shape[0] > 0
+    c_err, gamma = _screen_bound(data, blocks)
+    per_row = blocks.min_form and not blocks.by_feature
+    dist = np.empty((blocks.block, n))
+    acc = np.empty((4, blocks.tile if blocks.by_feature else 0),
+                   blocks.copy.dtype)
+    buffers = new_buffers(n, hood)
+    regression = hood.mode == MODE_REGRESSION
+    b, end = 0, rows.shape[0]
+    while b < end:
+        size = 1
+        if tiled and end - b >= 4:
+            size = min(blocks.block, (end - b) // 4 * 4)
+            _block_distances(rows[b:b + size], blocks, dist, acc)
+        elif data.sparse:
+            r = rows[b]
+            overlaps(r, data.rows, ones, False, overlap, 0, a,
+                     speedups.prefetch)
+            distances(row_base[r], row_base, overlap,
+                      zero_below(row_base[r], max_base, 0.0, 0.0), dist[0])
+        else:
+            distance_row(rows[b], data, ones, False, dist[0], 0, n)
+        # (nominal mismatch counts alone are exact)
+        screened = size > 1 and data.num.shape[1] > 0
+        for i in range(size):
+            r = rows[b + i]
+            screen = no_screen
+            if screened and per_row:
+                screen = Screen(True, c_err + gamma * blocks.row_sums[r],
+                                0.0, no_screen.slack)
+            elif screened:
+                screen = Screen(True, c_err, gamma, no_screen.slack)
+            n_chosen = select(r, dist[i], data.group, hood, buffers, screen,
+                              exact, n, speedups)[0]
+            upd[b + i, :] = 0.0
+            update(r, buffers.chosen, buffers.coef, n_chosen, data,
+                   regression, scratch, upd[b + i])
+        b += size
+
+
+def block_rows(n, wide=True):
+    """Visits per block (a multiple of 4): at most BLOCK_ROWS (4 unless
+    ``wide``), and at most BLOCK_BYTES of distance rows."""
+    most = BLOCK_ROWS if wide else 4
+    return 4 * max(1, min(most, BLOCK_BYTES // (8 * n)) // 4)

@@ -132,8 +132,10 @@ workflows = [f for ep in tutorials for f in files(ep.load()).iterdir()
 check(bool(workflows), f"example workflows installed: "
       f"{sorted(f.name for f in workflows)}")
 
-from orangecontrib.relief.datasets import corral
+from orangecontrib.relief.datasets import corral, lung_cancer, promoters
 check(len(corral()) == 160, "bundled CorrAl data set loads")
+check(len(promoters()) == 106 and len(lung_cancer()) == 32,
+      "bundled UCI promoters and lung-cancer data sets load")
 
 with zipfile.ZipFile(wheel) as archive:
     names = archive.namelist()

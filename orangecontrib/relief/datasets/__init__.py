@@ -2,14 +2,17 @@
 
 Every function returns an :class:`Orange.data.Table` of discrete features whose
 important features carry ``var.attributes["relevant"] = True`` (others ``False``)
-and whose class variable is named ``class``. Bundled files and their provenance
+and whose class variable is named ``class``. The two real tables of the seed paper
+(:func:`promoters`, :func:`lung_cancer`) have no known important features: all
+are marked ``False``. Bundled files and their provenance
 are described in ``README.md`` in this folder.
 """
 from ._build import DATA_DIR
 from .bundled import corral, monk, monk_rule
 from .synthetic import LED_PATTERNS, led, led24, modulo
+from .uci import lung_cancer, promoters
 
-__all__ = ["corral", "monk", "monk_rule", "led", "led24", "modulo",
+__all__ = ["corral", "monk", "monk_rule", "led", "led24", "modulo", "promoters", "lung_cancer",
            "important_features", "LED_PATTERNS", "DATA_DIR"]
 
 

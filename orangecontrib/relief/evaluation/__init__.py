@@ -4,8 +4,9 @@ redundancy level R'."""
 from .metrics import (WeightQuality, completeness, important_mask, minimality,
                       separability, usability, weight_quality)
 from .redundancy import redundancy_level
-from .wrapper import PROTOCOLS, WrapperCurve, wrapper_curve
+from .wrapper import LEAVE_ONE_OUT, NN_VOTE, PROTOCOLS, WrapperCurve, wrapper_curve
 
 __all__ = ["separability", "usability", "minimality", "completeness",
            "weight_quality", "WeightQuality", "important_mask",
-           "wrapper_curve", "WrapperCurve", "PROTOCOLS", "redundancy_level"]
+           "wrapper_curve", "WrapperCurve", "PROTOCOLS", "LEAVE_ONE_OUT", "NN_VOTE",
+           "redundancy_level"]

@@ -323,7 +323,7 @@ def _sparse_distances(r, t, data, run, total, tracking, work, lazy, previous,
     return positive, Screen(True, 0.0, 0.0, work.slack), exact
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _screen(rows, w, data, run, screening, work, out):
     """Weighted screening distances with weights ``w`` from each of ``rows``
     to every row, into ``out``; returns their bound (c, gamma)."""
@@ -336,7 +336,7 @@ def _screen(rows, w, data, run, screening, work, out):
     return c_err, gamma
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _screen_group(rows, t, data, run, screening, work, total, waste,
                   previous, deferred, speedups):
     """The screening distances of a group of consecutive visits ``rows``
@@ -375,7 +375,7 @@ class Group(NamedTuple):
     gamma: float
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _grouped_distances(b, rows, t, data, run, screening, work, total, carry,
                        group, previous, deferred, speedups):
     """Visit b's screening distances on dense data: a new group's pass when
@@ -397,7 +397,7 @@ def _grouped_distances(b, rows, t, data, run, screening, work, total, carry,
     return group, carry, screen, work.dists[b - group.start]
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _grouped_select(b, rows, data, hood, run, screening, work, buffers,
                     carry, group, exact, selected, speedups, max_candidates):
     """After ``neighbours.select`` on a group's screen (``selected`` = its
@@ -427,7 +427,7 @@ def _grouped_select(b, rows, data, hood, run, screening, work, buffers,
     return n_chosen, n_candidates, group, carry
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _adapt_groups(carry, own_pass, last, full, most, max_candidates):
     """The group size after a visit: an ``own_pass`` (the drift let too
     many candidates through) halves it and doubles the patience; after the
@@ -447,7 +447,7 @@ def _adapt_groups(carry, own_pass, last, full, most, max_candidates):
                  carry.lazy)
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _adapt_lazy(lazy, selected, n_candidates, rows, walked):
     """The sparse waiting ratio after a visit: balance the entries the
     tracking walks against those the candidates' fresh sums read (a walked
@@ -462,7 +462,7 @@ def _adapt_lazy(lazy, selected, n_candidates, rows, walked):
     return min(lazy * 1.5, LAZY_MAX)
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _add_update(r, chosen, n_chosen, coef, data, regression, work, total):
     """total += the update of visiting R."""
     upd = work.upd

@@ -330,10 +330,42 @@ def _weighted_rows(r, copy, nom, w32, span, tabled, out, j0, j1):
                   + mismatches_weighted(cr, nom[j, :a_nom], w_nom, zero))
 
 
+@njit(**JIT)
+def _screen_part(c, n_chunks, rows, copy, nom, w32, span, planes, n_bits,
+                 w_nominal, unit, tables, sums, out, tile):
+    """Part c of ``weighted_screens``: the screening distances to the c-th
+    range of the other rows, and the lookup tables of the c-th range of the
+    bit-planes' words with their integer sums into ``sums[c]`` (the arrays
+    one by one: numba 0.68 cannot pass a named tuple into a parallel
+    loop)."""
+    n = copy.shape[0]
+    tabled = planes.shape[1] > 0
+    c0, c1 = c * n // n_chunks, (c + 1) * n // n_chunks
+    for j0 in range(c0, c1, tile):
+        j1 = min(c1, j0 + tile)
+        for i in range(rows.shape[0]):
+            _weighted_rows(rows[i], copy, nom, w32, span, tabled, out[i], j0,
+                           j1)
+    if tabled:
+        n_words = planes.shape[1] // n_bits
+        table_sums(rows, planes, n_bits, w_nominal, unit, tables, sums[c],
+                   c * n_words // n_chunks, (c + 1) * n_words // n_chunks,
+                   tile)
+
+
 @njit(parallel=True, **JIT)
+def _screen_parts(rows, copy, nom, w32, span, planes, n_bits, w_nominal,
+                  unit, tables, sums, out, tile, n_chunks):
+    """``_screen_part`` for every part, the parts on separate threads."""
+    for c in prange(n_chunks):
+        _screen_part(c, n_chunks, rows, copy, nom, w32, span, planes, n_bits,
+                     w_nominal, unit, tables, sums, out, tile)
+
+
+@njit(inline="always", **JIT)
 def weighted_screens(rows, copy, nom, weights, out, n_chunks):
     """Screening distances from each of ``rows`` to every row (out[i] for
-    rows[i]) in ``n_chunks`` parallel parts.
+    rows[i]) in ``n_chunks`` parts, in parallel when there are several.
 
     Part c screens the c-th range of the other rows, walked in tiles of
     about TILE_BYTES that stay in cache while every one of ``rows`` passes
@@ -342,40 +374,32 @@ def weighted_screens(rows, copy, nom, weights, out, n_chunks):
     c-th range of the bit-planes' words and sums them into ``sums[c]`` for
     every row (``nominal.table_sums``): the tables are built by all
     threads.  ``out`` then gets unit times the whole integer sum, the same
-    number as from one pass over all words."""
-    n = copy.shape[0]
-    # (no named tuple inside the parallel loop: numba 0.68 cannot lower it)
-    w32, span, planes, n_bits = (weights.w32, weights.span, weights.planes,
-                                 weights.n_bits)
-    tables, unit, w_nominal, sums = (weights.tables, weights.unit,
-                                     weights.w_nominal, weights.sums)
+    number as from one pass over all words.  One part runs in this thread:
+    a parallel region per visit costs a fork and a join, and on a busy
+    machine a wait for a descheduled thread."""
+    planes, sums, unit = weights.planes, weights.sums, weights.unit
     tabled = planes.shape[1] > 0
-    n_words = planes.shape[1] // n_bits
     row_bytes = copy.itemsize * copy.shape[1] + (
         8 * planes.shape[1] if tabled else nom.itemsize * nom.shape[1])
     tile = max(16, TILE_BYTES // max(row_bytes, 1))
-    m = rows.shape[0]
-    for c in prange(n_chunks):
-        c0, c1 = c * n // n_chunks, (c + 1) * n // n_chunks
-        for j0 in range(c0, c1, tile):
-            j1 = min(c1, j0 + tile)
-            for i in range(m):
-                _weighted_rows(rows[i], copy, nom, w32, span, tabled, out[i],
-                               j0, j1)
-        if tabled:
-            table_sums(rows, planes, n_bits, w_nominal, unit, tables,
-                       sums[c], c * n_words // n_chunks,
-                       (c + 1) * n_words // n_chunks, tile)
+    if n_chunks == 1:
+        _screen_part(0, 1, rows, copy, nom, weights.w32, weights.span,
+                     planes, weights.n_bits, weights.w_nominal, unit,
+                     weights.tables, sums, out, tile)
+    else:
+        _screen_parts(rows, copy, nom, weights.w32, weights.span, planes,
+                      weights.n_bits, weights.w_nominal, unit,
+                      weights.tables, sums, out, tile, n_chunks)
     if tabled:
-        for i in range(m):
-            for j in range(n):
+        for i in range(rows.shape[0]):
+            for j in range(copy.shape[0]):
                 total = sums[0, i, j]
                 for c in range(1, n_chunks):
                     total += sums[c, i, j]
                 out[i, j] += unit * np.float64(total)
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def screen_weights(num, copy, w, unit, w32, planes, n_bits, tables, sums,
                    order):
     """The weights of a weighted screen with distance weights ``w`` and the

@@ -10,7 +10,7 @@ applies to that data switched off, turn about in this one process (the order
 rotates from round to round); the table gives time off / time on of the
 fastest fits: how many times slower the engine would be without the
 mechanism (1.00: it buys nothing here).  Mechanisms that cannot act on a data
-set (e.g. lookup tables on numeric data) are not run there ("-").  The weights
+set (e.g. the uint16 copy on small data) are not run there ("-").  The weights
 of every run are checked to be the same, bit for bit.
 
 On 200,000 x 20 only the first 10,000 visits of the order are timed
@@ -36,10 +36,9 @@ SIZES = ["cont:500x50", "cont:2000x100", "cont:5000x200", "gametes:1600x1000",
          "mixed:5000x200", "sparse:5000x20000", "cont:2000x5000",
          "cont:10000x500", "cont:200000x20"]
 VISITS = {"cont:200000x20": 10_000}
-RELIEFF = ("tiles", "min_form", "float32_copy", "by_feature", "wide_blocks",
-           "thread_pool", "reused_buffer")
-FEEDBACK = ("weighted_screen", "uint16_copy", "grouped_visits",
-            "zero_weight_skip", "lookup_tables", "fused_nominal",
+RELIEFF = ("blocks", "min_form", "float32_copy", "by_feature", "thread_pool",
+           "reused_buffer")
+FEEDBACK = ("weighted_screen", "uint16_copy", "zero_weight_skip",
             "parallel_rows", "running_row_sums", "waiting_changes",
             "fused_sparse")
 BOTH = ("settle", "sampled_kth", "prefetch")
@@ -47,13 +46,13 @@ BOTH = ("settle", "sampled_kth", "prefetch")
 
 def applies(name, variant, kind, n, a):
     """Whether mechanism ``name`` can act on this data and variant."""
-    sparse, nominal = kind == "sparse", kind == "gametes"
+    sparse = kind == "sparse"
     numeric = kind in ("cont", "mixed")
     copy_bytes = 4 * n * (a // 2 if kind == "mixed" else a) * numeric
     if variant == "relieff":
         if name in FEEDBACK:
             return False
-        if name in ("tiles", "wide_blocks"):
+        if name == "blocks":
             return not sparse
         if name == "min_form":
             return numeric and not (kind == "cont"
@@ -71,14 +70,8 @@ def applies(name, variant, kind, n, a):
         return not sparse
     if name == "uint16_copy":
         return copy_bytes >= plan.QUANTISED_MIN_BYTES
-    if name == "grouped_visits":
-        return copy_bytes >= 8_000_000
     if name == "zero_weight_skip":
         return numeric
-    if name == "lookup_tables":
-        return kind in ("gametes", "mixed")
-    if name == "fused_nominal":
-        return nominal and n * a >= plan.PARALLEL_ROW_TERMS
     if name == "parallel_rows":
         return n * a >= plan.PARALLEL_ROW_TERMS
     if name in ("running_row_sums", "prefetch"):

@@ -8,7 +8,7 @@ import pytest
 from orangecontrib.relief.core import Speedups, relieff
 from orangecontrib.relief.core import (engine, estimates, feedback,
                                        neighbours, nominal, plan, screens,
-                                       sparse, visits)
+                                       sparse)
 from orangecontrib.relief.core.distances import distance
 from orangecontrib.relief.core.prepare import prepare
 from problems import random_problem, sparse_problem
@@ -45,9 +45,8 @@ def _problems():
 def test_every_speedup_off_gives_the_same_weights(variant, monkeypatch):
     """Each mechanism of ``Speedups`` switched off (and all of them at
     once): the same weights and traces, bit for bit, on numeric, mixed,
-    nominal, sparse and regression data, with groups of visits and the
-    uint16 copy forced on for the small data."""
-    monkeypatch.setattr(plan, "GROUP_MIN_BYTES", 0)
+    nominal, sparse and regression data, with the uint16 copy forced on for
+    the small data."""
     monkeypatch.setattr(plan, "QUANTISED_MIN_BYTES", 40_000)
     monkeypatch.setattr(plan, "PARALLEL_ROW_TERMS", 0)
     off = [Speedups(**{name: False}) for name in Speedups._fields]
@@ -67,13 +66,12 @@ def test_every_speedup_off_gives_the_same_weights(variant, monkeypatch):
 
 
 def test_blocking_and_tiling_do_not_change_the_weights(monkeypatch):
-    """Several tiles of other rows, blocks of visited rows with a remainder,
-    one and two threads: the same weights as a plain one-row-at-a-time run."""
+    """Several tiles of other rows, blocks of four visited rows with a
+    remainder, one and two threads: the same weights as a plain
+    one-row-at-a-time run."""
     X, y, nominal_ = random_problem(6, n=71, a=6, missing=0.0)
     reference = reference_relief(X, y, nominal_, k=4)
-    monkeypatch.setattr(plan, "TILE_BYTES", 8 * 6 * 16)     # 16-row tiles
     monkeypatch.setattr(plan, "BY_FEATURE_TILE", 16)
-    monkeypatch.setattr(visits, "BLOCK_ROWS", 12)
     numeric = np.zeros(6, bool)     # numeric data is screened by feature
     reference_numeric = reference_relief(X, y, numeric, k=4)
     for n_jobs in (1, 2):
@@ -154,15 +152,12 @@ def test_screened_runs_agree_with_reference(kinds, variant, monkeypatch):
 
 @pytest.mark.parametrize("copy", ["float32", "float32 in parts", "float64",
                                   "float32 abs form", "float32 weighted",
-                                  "uint16 weighted",
-                                  "float32 weighted, tables",
-                                  "uint16 weighted, tables"])
+                                  "uint16 weighted"])
 def test_screen_error_bound_holds(copy):
     """The screening distances are within their proven bounds of the float64
-    distances (screens.min_form_bound for ReliefF's tiled blocks in the min
-    form, screens.screen_bound otherwise, plus the rounding of the weights
-    when the nominal part comes from lookup tables), on values spread over
-    many binades, with nominal features too."""
+    distances (screens.min_form_bound for ReliefF's blocks in the min form,
+    screens.screen_bound otherwise), on values spread over many binades,
+    with nominal features too."""
     rng = np.random.default_rng(5)
     n, a = 64, 300
     is_nominal = np.arange(a) >= 250
@@ -181,23 +176,11 @@ def test_screen_error_bound_holds(copy):
                    else num.astype(np.float32))
     w = rng.random(a) if weighted else np.ones(a)
     w32 = np.empty(a, np.float32)
-    planes, n_bits = (nominal.pack_planes(nom) if copy.endswith("tables")
-                      else (np.zeros((0, 0), np.uint64), 1))
-    tables = np.empty((planes.shape[1] // n_bits * 8, 256), np.uint32)
-    sums = np.empty((2, 4, n), np.uint64)       # two parts, four rows
     c_err, gamma, weights = screens.screen_weights(
-        num, screen_copy, w, unit, w32, planes, n_bits, tables, sums,
-        np.arange(250))
+        num, screen_copy, w, unit, w32, np.arange(250))
     assert np.array_equal(w32, np.where(np.arange(a) < 250, w * (unit or 1),
                                         w).astype(np.float32))
-    if copy.endswith("tables"):
-        # the weights' rounding is in the bound; the nominal features are
-        # summed exactly, so only the numeric ones widen it
-        c_num, gamma_num = screens.screen_bound(num, w, True, unit, True)
-        assert 0 < c_err - c_num < 1e-6 * w[250:].sum()
-        assert gamma == gamma_num
-        assert gamma < 1.1 * 251 * 2.0 ** -24    # (a = 300)
-    elif weighted:
+    if weighted:
         assert (c_err, gamma) == screens.screen_bound(num, w, True, unit)
     else:
         c_err, gamma = screens.screen_bound(num, w, False, unit)
@@ -213,12 +196,12 @@ def test_screen_error_bound_holds(copy):
         # 64 (the last one shorter), added in float64
         chunk = 64 if copy.endswith("parts") else screens.MIN_FORM_CHUNK
         screens.tiled_distances(rows, screen_copy, row_sums, all_planes,
-                                all_bits, screened, 16, chunk, min_form)
+                                all_bits, screened, chunk, min_form)
         c0, c1 = screens.min_form_bound(250, copy != "float64", chunk)
         numeric = np.ascontiguousarray(screen_copy.T, dtype=np.float32)
         screens.by_feature_tiles(rows, numeric, by_feature,
                                  np.empty((4, 16), np.float32))
-    if weighted:    # in two parts (the tables' too), as dReliefF does
+    if weighted:    # in two parts, as dReliefF does on long rows
         screens.weighted_screens(rows, screen_copy, nom, weights, screened, 2)
     for i in rows:
         for j in range(n):
@@ -272,7 +255,7 @@ def test_tracked_row_sums_follow_the_weights(variant, lazy_rtol):
     order = np.random.default_rng(0).permutation(n)
     current, w = np.zeros(a), np.empty(a)
     fresh, tracked_base = np.empty(n), np.empty(n)
-    work = feedback._work(data, screening, tracking, run, total, 1.0)
+    work = feedback._work(data, tracking, total)
     # (no earlier visit's update to apply first)
     no_update = (-1, -1, np.zeros(0, np.int64), np.zeros(0), 2)
     n_positive, n_waiting = 0, 0
@@ -390,54 +373,6 @@ def test_sparse_feedback_with_waiting_changes_equals_dense(
         np.testing.assert_allclose(sparse_w, dense, rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("variant", ["drelieff", "pdrelieff"])
-@pytest.mark.parametrize("kinds", ["numeric", "mixed"])
-def test_grouped_feedback_visits_equal_one_at_a_time(variant, kinds,
-                                                     monkeypatch):
-    """Dense feedback variants screen groups of visits with the weights of
-    the group's first visit, widened by the weights' drift; whatever the
-    group size, the neighbours (and weights) are those of one visit at a
-    time with exact distances, through both the widened screens and the
-    visits that fall back to their own pass."""
-    rng = np.random.default_rng(8)
-    n, a = 150, 70
-    X = rng.random((n, a))
-    nominal_ = np.zeros(a, bool)
-    if kinds == "mixed":
-        nominal_[::3] = True
-        X[:, nominal_] = rng.integers(0, 3, (n, nominal_.sum()))
-    y = ((X[:, 1] + X[:, 2] > 1) ^ (rng.random(n) < 0.1)).astype(float)
-    expected = reference_relief(X, y, nominal_, variant=variant, k=5)
-    start, batch = plan.feedback, engine.feedback_batch
-    states, carries = [], []
-
-    def grouped(*args):
-        run, screening, tracking, carry = start(*args)
-        assert carry.largest == 1               # a small copy: no groups
-        states.append(screening)
-        return run, screening, tracking, carry._replace(
-            size=float(feedback.GROUP_MAX), largest=float(feedback.GROUP_MAX))
-
-    def recorded(*args):
-        written, carry = batch(*args)
-        carries.append(carry)
-        return written, carry
-
-    monkeypatch.setattr(plan, "feedback", grouped)
-    monkeypatch.setattr(engine, "feedback_batch", recorded)
-    for n_jobs in (1, 2):
-        w = relieff(X, y, nominal_, variant=variant, k_nearest=5,
-                    n_jobs=n_jobs).weights
-        np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
-    # some visits fell back (the patience grew), and groups went on
-    assert carries[-1].patience > 1 and carries[-1].size >= 1
-    # dReliefF's zero weights were moved to the end of the screening copy
-    # (pdReliefF's, 1/t^T and more, are all positive)
-    a_num = a - nominal_.sum()
-    moved = states[-1].order != np.arange(a_num)
-    assert moved.any() if variant == "drelieff" else not moved.any()
-
-
 def test_screen_order_leaves_zero_weights_out():
     """screens.order_columns: once the zero weights before the last positive
     one have cost REORDER_SCREENS screens, the copy's columns (and its
@@ -473,9 +408,8 @@ def test_screen_order_leaves_zero_weights_out():
     # with positive weights first, nothing is wasted
     assert screens.order_columns(copy, order, w, key, 1000, 0.0, 1) == 0.0
     w32 = np.empty(a, np.float32)
-    c_err, gamma, weights = screens.screen_weights(
-        prep.num, copy, w, 0.0, w32, np.zeros((0, 0), np.uint64), 1,
-        np.empty((0, 256), np.uint32), np.empty((2, 3, 0), np.uint64), order)
+    c_err, gamma, weights = screens.screen_weights(prep.num, copy, w, 0.0,
+                                                   w32, order)
     assert weights.span == n_positive         # the columns summed
     np.testing.assert_array_equal(w32, w[order].astype(np.float32))
     rows = np.array([0, 7, 9])
@@ -489,71 +423,14 @@ def test_screen_order_leaves_zero_weights_out():
         assert np.abs(screened[i] - exact).max() > 0    # float32 sums
 
 
-@pytest.mark.parametrize("variant", [1, 2])
-def test_update_and_screen_nominal_is_the_serial_steps(variant):
-    """feedback._update_and_screen_nominal (all-nominal data, one parallel
-    region): the update of the previous visit added to the running sums bit
-    for bit as ``updates.update`` adds it (per feature, neighbour after
-    neighbour), the distance weights of ``estimates.feedback_weights``, and
-    screening distances within the returned bound (c, gamma) of the exact
-    weighted mismatch counts; -1 when no weight is positive."""
-    rng = np.random.default_rng(14)
-    n, a, t = 150, 70, 9        # two words of 64 features: uneven parts
-    nom = rng.integers(0, 3, (n, a)).astype(np.int8)
-    planes, n_bits = nominal.pack_planes(nom)
-    total = rng.normal(size=a)
-    r, chosen = 3, np.array([10, 4, 77, 120, 31], np.int64)
-    coef = np.array([-0.2, -0.3, 0.25, 0.25, 0.5])
-    expected_total = total.copy()
-    update = np.zeros(a)
-    for j, s in zip(chosen, coef):
-        update += np.where(nom[r] != nom[j], s, 0.0)
-    expected_total += update
-    expected_w = np.empty(a)
-    estimates.feedback_weights(expected_total, t, variant, 0.7, False,
-                               np.empty(a), expected_w)
-    rows = np.array([3, 99], np.int64)
-    tables = np.empty(nominal.table_shape(planes, n_bits), np.uint32)
-    run = feedback.Feedback(variant, 0.7, False, 2)
-    for n_parts in (1, 2):
-        tot, w = total.copy(), np.full(a, np.nan)
-        sums = np.empty((n_parts, 2, n), np.uint64)
-        out = np.full((2, n), np.nan)
-        c, gamma = feedback._update_and_screen_nominal(
-            rows, nom, planes, n_bits, r, chosen, coef, len(chosen), tot, t,
-            run, w, tables, sums, np.zeros((n_parts, 2)), out)
-        assert np.array_equal(tot, expected_total)
-        assert np.array_equal(w, expected_w)
-        assert 0 < c < 1e-6 * w.sum() and 0 < gamma < 1e-14
-        for i, row in enumerate(rows):
-            exact = np.sum(expected_w * (nom != nom[row]), axis=1)
-            assert np.all(np.abs(out[i] - exact) <= c + gamma * out[i])
-        # no positive weight (dReliefF): nothing but the update is done
-        if variant == 1:
-            tot = -np.abs(total) - 1.0
-            c, _ = feedback._update_and_screen_nominal(
-                rows, nom, planes, n_bits, r, chosen, coef, 0, tot, t, run,
-                w, tables, sums, np.zeros((n_parts, 2)), out)
-            assert c == -1.0
-
-
 @pytest.mark.parametrize("variant", ["drelieff", "pdrelieff"])
-@pytest.mark.parametrize("kind", ["nominal", "sparse"])
-def test_updates_left_to_the_next_parallel_region(kind, variant,
-                                                  monkeypatch):
-    """All-nominal data on two threads, and sparse data whose sums are kept
-    exact (dReliefF), leave each visit's update to the next visit's
-    parallel region: the same weights and trace, bit for bit, on one thread
-    and two, and those of the dense reference, across batches and with
-    traced visits (which update at once)."""
-    if kind == "nominal":
-        rng = np.random.default_rng(15)
-        X = rng.integers(0, 3, (90, 70)).astype(float)
-        y = (X[:, 0] + X[:, 1] + rng.integers(0, 2, 90) > 2).astype(float)
-        nominal_, dense = np.ones(70, bool), X
-    else:
-        X, y, nominal_ = sparse_problem(4, n=90)
-        dense = X.toarray()
+def test_updates_left_to_the_next_parallel_region(variant, monkeypatch):
+    """Sparse data whose sums are kept exact (dReliefF) leave each visit's
+    update to the next visit's parallel region: the same weights and trace,
+    bit for bit, on one thread and two, and those of the dense reference,
+    across batches and with traced visits (which update at once)."""
+    X, y, nominal_ = sparse_problem(4, n=90)
+    dense = X.toarray()
     expected = reference_relief(dense, y, nominal_, variant=variant, k=4)
     monkeypatch.setattr(plan, "PARALLEL_ROW_TERMS", 0)
     monkeypatch.setattr(engine, "FIRST_BATCH_TERMS", 40 * 90 * X.shape[1])

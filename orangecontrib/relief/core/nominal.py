@@ -5,25 +5,14 @@ with no missing values.  ``pack_planes`` stores bit p of the code of feature
 g as bit ``g % 64`` of word ``(g // 64) * n_bits + p``; two rows differ in the
 features set in ``OR_p (A_p ^ B_p)``, so one popcount counts the mismatches
 of 64 features (``mismatches_block4``): ReliefF's unweighted overlap distance
-(seed eq. overlap) at 7-8x the speed of comparing the codes one by one on
-GAMETES-like data (3 values, 2 bit-planes).
+(seed eq. overlap) at 5x the speed of comparing the codes one by one on
+GAMETES-like data (3 values, 2 bit-planes; ``benchmarks/RESULTS.md``).
 
-The weighted distances of dReliefF / pdReliefF are not counts.  They are
-screened by lookup tables over the same mismatch words
-(``weighted_mismatch_sums``): the weights are rounded to integer multiples
-q_g of a unit (``table_unit``), and for each byte of a word (8 features) a
-table of 256 entries holds the sum of q_g over every subset of its bits
-(``fill_tables``), so 8 features cost one lookup.  On GAMETES (1,600 x
-1,000, one thread, AMD EPYC) a visit's screen took 126-141 us this way, plus
-8 us to build the tables (20 us before they were built by doubling), against
-262 us for the SIMD comparison of the codes with float32 weights; rounding
-the weights to 8-16 bits and counting with popcount per bit took 140-250 us
-with more candidates, and per-chunk tables over the codes themselves (one
-uint8 code for 5 ternary features) had been slower than the comparison
-(0.67x).  Tables of 4-bit nibbles (16 KB, in L1) took 205 us: twice the
-lookups; walking the words in blocks whose tables fit in L1 took 140-175 us
-(the lookups are bound by instructions, about 5 per lookup, not by the
-cache), and extracting the bytes through memory instead of shifts 265 us.
+The weighted distances of dReliefF / pdReliefF are not counts; they compare
+the codes with float32 weights (``screens.weighted_screens``).  Lookup tables
+of the rounded weights over mismatch bytes were 2x faster than that on an
+AMD Zen 1 and 20 % slower on an Intel Xeon with AVX-512 (run 20 of
+``benchmarks/RESULTS.md``): they were removed.
 """
 import numpy as np
 from llvmlite import ir
@@ -32,9 +21,6 @@ from numba.extending import intrinsic
 
 _JIT = dict(cache=True, nogil=True)
 
-
-# ---------------------------------------------------------------------------
-# Bit-planes and popcount (unweighted mismatches)
 
 @intrinsic
 def popcount(typingctx, x):
@@ -200,125 +186,3 @@ def mismatches_block4(rows, planes, n_bits, out, j0, j1):
         _block4(rows, planes, 2, out, j0, j1)
     else:
         _block4(rows, planes, n_bits, out, j0, j1)
-
-
-# ---------------------------------------------------------------------------
-# Lookup tables over mismatch bytes (weighted mismatches, screening)
-
-# The weights are rounded to multiples of max(w) / (2^TABLE_BITS - 1): table
-# entries (sums of 8) fit in uint32 and the rounding error is ~1e-8 of the
-# largest weight per feature.
-TABLE_BITS = 24
-
-
-def table_shape(planes, n_bits):
-    """The shape of the tables ``weight_tables`` fills: 8 bytes per word of
-    64 features, 256 entries each."""
-    return (planes.shape[1] // max(n_bits, 1) * 8, 256)
-
-
-@njit(**_JIT)
-def table_unit(w):
-    """(unit, error) of the tables of weights ``w`` (>= 0): the weights are
-    rounded to q_g = round(w_g / unit) with unit = max(w) / (2^TABLE_BITS -
-    1), so unit times a sum of q_g over any set of features is within
-    ``error`` = sum_g |w_g - unit q_g| of the sum of their w_g."""
-    top = 0.0
-    for g in range(w.shape[0]):
-        top = max(top, w[g])
-    unit = top / (2 ** TABLE_BITS - 1)
-    error = 0.0
-    if unit > 0:
-        scale = 1.0 / unit
-        for g in range(w.shape[0]):
-            error += abs(w[g] - unit * np.float64(np.uint32(w[g] * scale
-                                                            + 0.5)))
-    return unit, error
-
-
-@njit(**_JIT)
-def fill_tables(w, unit, tables, t0, t1):
-    """Fill ``tables[t, m]``, t0 <= t < t1, with the sum of q_g (``table_unit``)
-    over the set bits of m, for the features g = 8t .. 8t + 7 (features past
-    len(w) count 0).  Each table is built by doubling: entries [2^b,
-    2^(b+1)) are entries [0, 2^b) plus q of the table's b-th feature (it
-    vectorises: 20 -> 8 us for 1,000 features).  Parts of the tables can be
-    filled at the same time."""
-    a = w.shape[0]
-    scale = 1.0 / unit if unit > 0 else 0.0
-    q = np.zeros(8, np.uint32)
-    for t in range(t0, t1):
-        for b in range(8):
-            g = 8 * t + b
-            q[b] = np.uint32(w[g] * scale + 0.5) if g < a else 0
-        table = tables[t]
-        table[0] = 0
-        for b in range(8):
-            step = 1 << b
-            q_b = q[b]
-            lower, upper = table[:step], table[step:2 * step]
-            for m in range(step):
-                upper[m] = lower[m] + q_b
-
-
-@njit(**_JIT)
-def weight_tables(w, tables):
-    """Fill all ``tables`` for weights ``w`` (``fill_tables``); returns
-    ``table_unit(w)``."""
-    unit, error = table_unit(w)
-    fill_tables(w, unit, tables, 0, tables.shape[0])
-    return unit, error
-
-
-@njit(**_JIT)
-def weighted_mismatch_sums(r, planes, n_bits, tables, out, j0, j1, k0, k1):
-    """``out[j] += the sum of q_g over the features of words [k0, k1) in
-    which row r and row j differ`` (exact integers, ``out`` uint64), for j
-    in [j0, j1), from the bit-planes of ``pack_planes`` and the tables of
-    ``weight_tables``; unit times the sum over all words is the screening
-    distance.  The tables are indexed as one flat array (2-D indexing with
-    the uint64 bytes was 1.7x slower), with unsigned indices (signed ones
-    from k0 got checks for negative values: 2x slower)."""
-    p = planes[r]
-    flat = tables.reshape(-1)
-    byte = np.uint64(255)
-    bits = np.uint64(n_bits)
-    for j in range(j0, j1):
-        other = planes[j]
-        s0 = s1 = np.uint64(0)
-        k = np.uint64(k0)
-        while k < np.uint64(k1):
-            b = bits * k
-            if n_bits == 2:
-                d = (p[b] ^ other[b]) | (p[b + np.uint64(1)]
-                                         ^ other[b + np.uint64(1)])
-            else:
-                d = np.uint64(0)
-                for c in range(n_bits):
-                    d |= p[b + np.uint64(c)] ^ other[b + np.uint64(c)]
-            base = np.uint64(2048) * k
-            for i in range(0, 8, 2):
-                s0 += flat[base + np.uint64(256 * i)
-                           + ((d >> np.uint64(8 * i)) & byte)]
-                s1 += flat[base + np.uint64(256 * i + 256)
-                           + ((d >> np.uint64(8 * i + 8)) & byte)]
-            k += np.uint64(1)
-        out[j] += s0 + s1
-
-
-@njit(**_JIT)
-def table_sums(rows, planes, n_bits, w, unit, tables, sums, k0, k1, tile):
-    """The part of the words [k0, k1) of a weighted nominal screen: fill
-    their lookup tables for weights ``w`` (``fill_tables``) and set
-    ``sums[i, j]`` to the integer sum of the rounded weights over those
-    words' features in which rows[i] and row j differ
-    (``weighted_mismatch_sums``), for every row j, in tiles of ``tile``
-    rows.  Parts of the words can be done at the same time."""
-    n = planes.shape[0]
-    fill_tables(w, unit, tables, 8 * k0, 8 * k1)
-    sums[:rows.shape[0]] = 0
-    for j0 in range(0, n, tile):
-        j1 = min(n, j0 + tile)
-        for i in range(rows.shape[0]):
-            weighted_mismatch_sums(rows[i], planes, n_bits, tables, sums[i],
-                                   j0, j1, k0, k1)

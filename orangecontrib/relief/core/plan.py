@@ -8,13 +8,13 @@ Nothing here changes a weight: ``Blocks`` (ReliefF) and ``Screening``
 import numpy as np
 
 from . import estimates
-from .feedback import GROUP_MAX, GROUP_MIN_BYTES, Carry, Feedback, Screening
+from .feedback import Carry, Feedback, Screening
 from .neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
                          Neighbourhood)
 from .nominal import pack_planes
-from .screens import BY_FEATURE_MAX, BY_FEATURE_TILE, TILE_BYTES
+from .screens import BY_FEATURE_MAX, BY_FEATURE_TILE
 from .sparse import RowSums, feature_parts, start_row_sums
-from .visits import Blocks, block_rows
+from .visits import Blocks
 
 # Float32 screening distances up to this many features; the screen's error
 # bound, and so its candidate list, grows with their number.
@@ -84,12 +84,11 @@ def blocks(prep, speedups):
     """ReliefF's ``Blocks``: a float32 copy of the numeric data (stored
     feature by feature for at most BY_FEATURE_MAX numeric features and no
     nominal ones), or the float64 data where a float32 screen does not apply
-    (too many features), and the nominal bit-planes; no tiles at all on
+    (too many features), and the nominal bit-planes; no blocks at all on
     sparse data or with missing values (``visits.relief_rows``)."""
-    n = prep.group.shape[0]
-    if prep.sparse or prep.has_missing or not speedups.tiles:
+    if prep.sparse or prep.has_missing or not speedups.blocks:
         return Blocks(np.zeros((0, 0), np.float32), np.zeros(0), _NO_PLANES,
-                      1, False, speedups.min_form, 1, 1)
+                      1, False, speedups.min_form, 1)
     by_feature = (speedups.by_feature and prep.nom.shape[1] == 0
                   and 0 < prep.num.shape[1] <= BY_FEATURE_MAX)
     dtype = np.float32 if speedups.float32_copy and _can_screen(prep) \
@@ -98,13 +97,10 @@ def blocks(prep, speedups):
     if by_feature:
         copy = np.ascontiguousarray(prep.num.T, dtype=dtype)
         return Blocks(copy, np.zeros(0), planes, n_bits, True, False,
-                      block_rows(n, speedups.wide_blocks), BY_FEATURE_TILE)
+                      BY_FEATURE_TILE)
     copy = prep.num.astype(dtype) if dtype == np.float32 else prep.num
-    row_bytes = copy.itemsize * prep.num.shape[1] + 8 * planes.shape[1]
     return Blocks(copy, copy.sum(axis=1, dtype=np.float64), planes, n_bits,
-                  False, speedups.min_form,
-                  block_rows(n, speedups.wide_blocks),
-                  max(16, TILE_BYTES // max(row_bytes, 1)))
+                  False, speedups.min_form, 1)
 
 
 def _quantised_copy(prep):
@@ -124,20 +120,16 @@ def screening(prep, speedups):
     """dReliefF / pdReliefF's ``Screening`` of dense data: a float32 copy
     of the numeric data, or a uint16 one when the float32 copy would be at
     least QUANTISED_MIN_BYTES (the variants read the whole copy at every
-    visit: on data bigger than cache, halve it again), and the nominal
-    bit-planes for lookup tables; an empty copy where no screen applies."""
+    visit: on big data, halve it again); an empty copy where no screen
+    applies."""
     order = np.arange(prep.num.shape[1])
     if not (_can_screen(prep) and speedups.weighted_screen):
-        return Screening(np.zeros((0, 0), np.float32), 0.0, _NO_PLANES, 1,
-                         order)
+        return Screening(np.zeros((0, 0), np.float32), 0.0, order)
     quantised = (speedups.uint16_copy and prep.num.size > 0
                  and prep.num.size * 4 >= QUANTISED_MIN_BYTES)
     copy = _quantised_copy(prep) if quantised \
         else prep.num.astype(np.float32)
-    planes, n_bits = _planes(prep) if speedups.lookup_tables \
-        else (_NO_PLANES, 1)
-    return Screening(copy, 1.0 / 65535 if quantised else 0.0, planes, n_bits,
-                     order)
+    return Screening(copy, 1.0 / 65535 if quantised else 0.0, order)
 
 
 def feedback(prep, variant, T, regression, speedups, n_threads):
@@ -148,8 +140,6 @@ def feedback(prep, variant, T, regression, speedups, n_threads):
         n * max(prep.n_used, 1) >= PARALLEL_ROW_TERMS
     run = Feedback(variant, float(T or 0.0), bool(regression),
                    n_threads if parallel else 1)
-    copy = screening(prep, speedups)
-    grouped = speedups.grouped_visits and copy.copy.nbytes >= GROUP_MIN_BYTES
     lazy = SPARSE_LAZY_RTOL if (prep.sparse and speedups.waiting_changes
                                 and variant == estimates.VARIANT_PD) else 0.0
     if prep.sparse:
@@ -159,6 +149,4 @@ def feedback(prep, variant, T, regression, speedups, n_threads):
     else:
         tracking = RowSums(np.zeros((0, 3, 0)), np.zeros((3, 0)), np.zeros(0),
                            np.zeros(2, np.int64), np.zeros(0), 0.0, 0.0)
-    carry = Carry(1.0, 1.0, 0.0, float(GROUP_MAX if grouped else 1), 0.0,
-                  lazy)
-    return run, copy, tracking, carry
+    return run, screening(prep, speedups), tracking, Carry(0.0, lazy)

@@ -7,14 +7,13 @@ thresholds by that bound and computes float64 distances only for the
 candidates whose choice the bound leaves open.  So every weight is the weight
 of float64 distances; a screen only saves memory traffic and arithmetic.
 
-ReliefF (all distance weights 1) visits blocks of instances against tiles of
-the data that stay in cache (``tiled_distances``, or ``by_feature_tiles`` for
-few numeric features); nominal features are counted exactly by popcount
-(``nominal.mismatches_block4``).  dReliefF and pdReliefF screen with weighted
+ReliefF (all distance weights 1) visits blocks of four instances: each other
+row, loaded once, serves the four (``tiled_distances``, or
+``by_feature_tiles`` for few numeric features); nominal features are counted
+exactly by popcount (``nominal.mismatches_block4``).  dReliefF and pdReliefF screen with weighted
 sums (``weighted_screens``) over a float32 or uint16 copy whose columns are
 kept in the order of the running estimate, so the features of weight 0 can be
-left out (``order_columns``); their nominal part comes from lookup tables
-(``nominal.py``).
+left out (``order_columns``).
 """
 from typing import NamedTuple
 
@@ -23,10 +22,10 @@ from numba import njit, prange
 
 from .diffs import JIT
 from .distances import FAST, mismatches_weighted
-from .nominal import mismatches_block4, table_sums, table_unit
+from .nominal import mismatches_block4
 
-# Screening tiles: the other rows that stay in cache while every visited row
-# of a block passes over them.
+# The feedback variants' screens walk the other rows in tiles of this many
+# bytes, which stay in cache while every visited row passes over them.
 TILE_BYTES = 256 * 1024
 # ReliefF's tiled distances sum at most this many features in float32 before
 # adding to float64, which keeps their error bound (``min_form_bound``)
@@ -47,45 +46,31 @@ class ScreenWeights(NamedTuple):
     """What a weighted screen (``weighted_screens``) sums: ``w32`` holds the
     numeric w_A times the copy's unit in the copy's column order, then the
     nominal w_A; only the first ``span`` columns of the copy hold positive
-    weights.  With bit-planes (``planes`` has columns), the nominal part
-    comes from lookup tables instead: ``tables`` over the weights
-    ``w_nominal`` rounded to multiples of ``unit``, summed into ``sums``
-    (parts x rows x n)."""
+    weights."""
     w32: np.ndarray
     span: int
-    planes: np.ndarray
-    n_bits: int
-    tables: np.ndarray
-    unit: float
-    w_nominal: np.ndarray
-    sums: np.ndarray
 
 
 # ---------------------------------------------------------------------------
 # Error bounds
 
 @njit(**JIT)
-def screen_bound(num, w, weighted, unit, tabled=False):
+def screen_bound(num, w, weighted, unit):
     """(c, gamma) with |D~ - D| <= c + gamma D~ between a float32 screening
     distance D~ and the float64 distance D (u = 2^-24).
 
-    Unweighted (ReliefF's feature-major screen, sums in float32): a numeric
-    term |x - y| <= 1 is off by at most 3u (both values rounded to float32,
-    then the difference).
+    Unweighted (ReliefF's feature-major and abs-form screens, sums in
+    float32): a numeric term |x - y| <= 1 is off by at most 3u (both values
+    rounded to float32, then the difference).
     Weighted (feedback variants, float32 weights too): add u w_A for the
     weight and u w_A for the product, also to nominal terms; with a uint16
     copy (``unit`` = 1/65535, values rounded to the nearest step) a numeric
     term is instead off by at most w_A (unit + 2u).  A sum of a non-negative
     terms in any order is off by at most (a - 1) u times the sum; the factor
     1.1 covers second-order terms and the float64 rounding.
-
-    ``tabled``: the nominal features are not in the float32 sum but added
-    as unit times an exact integer sum (``weighted_screens``; their rounding
-    to multiples of unit is not included here): two float64 roundings,
-    2^-53 D~ each.
     """
     a_num = num.shape[1]
-    a = a_num if tabled else w.shape[0]
+    a = w.shape[0]
     u = 2.0 ** -24
     numeric_err = 1.1 * (unit + 2 * u) if unit > 0 else 5.5 * u
     c_err = 0.0
@@ -94,8 +79,6 @@ def screen_bound(num, w, weighted, unit, tabled=False):
             c_err += (numeric_err if f < a_num else 2.2 * u) * w[f]
         elif f < a_num:
             c_err += 3.3 * u
-    if tabled:
-        return c_err, 1.1 * (a_num * (u + 2.0 ** -53) + 2 * 2.0 ** -53)
     return c_err, 1.1 * a * (u + 2.0 ** -53)
 
 
@@ -200,36 +183,26 @@ def _block_sums(rows, num, chunk, zero, block, j0, j1, min_form):
 
 
 @njit(**JIT)
-def tiled_distances(rows, num, row_sums, planes, n_bits, out, tile, chunk,
+def tiled_distances(rows, num, row_sums, planes, n_bits, out, chunk,
                     min_form):
-    """Screening distances from each of ``rows`` (a multiple of 4) to every
-    row: numeric terms from ``num`` (values in [0, 1]), with ``min_form`` as
-    S_R + S_j - 2 sum_f min(x_Rf, x_jf) (``row_sums`` the float64 sums S of
-    the rows) within ``min_form_bound`` of the float64 distances, else as
-    sum_f |x_Rf - x_jf| within ``screen_bound``; each sum taken in float64
-    over parts of ``chunk`` features.  Nominal mismatch counts (exact) come
-    from their bit-planes (``nominal.pack_planes``).
-
-    The other rows are walked in tiles of ``tile`` rows that stay in cache
-    while every group of four visited rows passes over them, so the data is
-    read from memory once per ``len(rows)`` visited rows, not once per four.
-    """
+    """Screening distances from each of four visited ``rows`` to every row,
+    into ``out`` (4 x n): numeric terms from ``num`` (values in [0, 1]),
+    with ``min_form`` as S_R + S_j - 2 sum_f min(x_Rf, x_jf) (``row_sums``
+    the float64 sums S of the rows) within ``min_form_bound`` of the float64
+    distances, else as sum_f |x_Rf - x_jf| within ``screen_bound``; each sum
+    taken in float64 over parts of ``chunk`` features.  Nominal mismatch
+    counts (exact) come from their bit-planes (``nominal.pack_planes``).
+    Each other row, loaded once, serves the four visits."""
     n = out.shape[1]
     zero = np.zeros(1, num.dtype)[0]
-    for j0 in range(0, n, tile):
-        j1 = min(n, j0 + tile)
-        for b in range(0, rows.shape[0], 4):
-            block = out[b:b + 4]
-            block[:, j0:j1] = 0.0
-            _block_sums(rows[b:b + 4], num, chunk, zero, block, j0, j1,
-                        min_form)
-            for i in range(4 if min_form else 0):
-                s_r = row_sums[rows[b + i]]
-                for j in range(j0, j1):
-                    block[i, j] = s_r + row_sums[j] - 2.0 * block[i, j]
-            if planes.shape[1] > 0:
-                mismatches_block4(rows[b:b + 4], planes, n_bits, block, j0,
-                                  j1)
+    out[:, :] = 0.0
+    _block_sums(rows, num, chunk, zero, out, 0, n, min_form)
+    for i in range(4 if min_form else 0):
+        s_r = row_sums[rows[i]]
+        for j in range(n):
+            out[i, j] = s_r + row_sums[j] - 2.0 * out[i, j]
+    if planes.shape[1] > 0:
+        mismatches_block4(rows, planes, n_bits, out, 0, n)
 
 
 @njit(**FAST)
@@ -269,15 +242,12 @@ def _by_feature_block4(rows, num_t, out, j0, j1, acc):
 
 @njit(**JIT)
 def by_feature_tiles(rows, num_t, out, acc):
-    """Numeric distances from each of ``rows`` (a multiple of 4) to every
-    row, for feature-major data, in tiles of ``acc.shape[1]`` other rows
-    (within ``screen_bound`` of the float64 ones)."""
+    """Numeric distances from each of four visited ``rows`` to every row,
+    for feature-major data, in tiles of ``acc.shape[1]`` other rows (within
+    ``screen_bound`` of the float64 ones)."""
     n, tile = num_t.shape[1], acc.shape[1]
     for j0 in range(0, n, tile):
-        j1 = min(n, j0 + tile)
-        for b in range(0, rows.shape[0], 4):
-            _by_feature_block4(rows[b:b + 4], num_t, out[b:b + 4], j0, j1,
-                               acc)
+        _by_feature_block4(rows, num_t, out, j0, min(n, j0 + tile), acc)
 
 
 # ---------------------------------------------------------------------------
@@ -293,16 +263,15 @@ def _l1_weighted_float32(x, y, w):
 
 
 @njit(**FAST)
-def _weighted_rows(r, copy, nom, w32, span, tabled, out, j0, j1):
+def _weighted_rows(r, copy, nom, w32, span, out, j0, j1):
     """Weighted screening distances from R to rows [j0, j1) of the float32
     or uint16 screening copy (dense, nothing missing), summed over the first
-    ``span`` columns with the weights ``w32`` (``ScreenWeights``); the
-    nominal features are compared code by code unless lookup tables give
-    their part (``tabled``, ``weighted_screens``).  Four other rows at a
-    time, so R's values and the weights are loaded once for four rows."""
+    ``span`` columns with the weights ``w32`` (``ScreenWeights``), and the
+    nominal features compared code by code.  Four other rows at a time, so
+    R's values and the weights are loaded once for four rows."""
     a_num = copy.shape[1]
-    a_nom = 0 if tabled else nom.shape[1]
-    xr, cr = copy[r], nom[r, :a_nom]
+    a_nom = nom.shape[1]
+    xr, cr = copy[r], nom[r]
     w_num, w_nom = w32[:span], w32[a_num:a_num + a_nom]
     zero = np.float32(0)
     j = j0
@@ -315,8 +284,7 @@ def _weighted_rows(r, copy, nom, w32, span, tabled, out, j0, j1):
             s1 += wf * abs(u - np.float32(y1[f]))
             s2 += wf * abs(u - np.float32(y2[f]))
             s3 += wf * abs(u - np.float32(y3[f]))
-        d0, d1, d2, d3 = (nom[j, :a_nom], nom[j + 1, :a_nom],
-                          nom[j + 2, :a_nom], nom[j + 3, :a_nom])
+        d0, d1, d2, d3 = nom[j], nom[j + 1], nom[j + 2], nom[j + 3]
         for g in range(a_nom):
             u, wg = cr[g], w_nom[g]
             s0 += wg if u != d0[g] else zero
@@ -327,87 +295,53 @@ def _weighted_rows(r, copy, nom, w32, span, tabled, out, j0, j1):
         j += 4
     for j in range(j, j1):
         out[j] = (_l1_weighted_float32(xr[:span], copy[j, :span], w_num)
-                  + mismatches_weighted(cr, nom[j, :a_nom], w_nom, zero))
+                  + mismatches_weighted(cr, nom[j], w_nom, zero))
 
 
 @njit(**JIT)
-def _screen_part(c, n_chunks, rows, copy, nom, w32, span, planes, n_bits,
-                 w_nominal, unit, tables, sums, out, tile):
+def _screen_part(c, n_chunks, rows, copy, nom, w32, span, out, tile):
     """Part c of ``weighted_screens``: the screening distances to the c-th
-    range of the other rows, and the lookup tables of the c-th range of the
-    bit-planes' words with their integer sums into ``sums[c]`` (the arrays
-    one by one: numba 0.68 cannot pass a named tuple into a parallel
-    loop)."""
+    range of the other rows (the arrays one by one: numba 0.68 cannot pass a
+    named tuple into a parallel loop)."""
     n = copy.shape[0]
-    tabled = planes.shape[1] > 0
     c0, c1 = c * n // n_chunks, (c + 1) * n // n_chunks
     for j0 in range(c0, c1, tile):
         j1 = min(c1, j0 + tile)
         for i in range(rows.shape[0]):
-            _weighted_rows(rows[i], copy, nom, w32, span, tabled, out[i], j0,
-                           j1)
-    if tabled:
-        n_words = planes.shape[1] // n_bits
-        table_sums(rows, planes, n_bits, w_nominal, unit, tables, sums[c],
-                   c * n_words // n_chunks, (c + 1) * n_words // n_chunks,
-                   tile)
+            _weighted_rows(rows[i], copy, nom, w32, span, out[i], j0, j1)
 
 
 @njit(parallel=True, **JIT)
-def _screen_parts(rows, copy, nom, w32, span, planes, n_bits, w_nominal,
-                  unit, tables, sums, out, tile, n_chunks):
+def _screen_parts(rows, copy, nom, w32, span, out, tile, n_chunks):
     """``_screen_part`` for every part, the parts on separate threads."""
     for c in prange(n_chunks):
-        _screen_part(c, n_chunks, rows, copy, nom, w32, span, planes, n_bits,
-                     w_nominal, unit, tables, sums, out, tile)
+        _screen_part(c, n_chunks, rows, copy, nom, w32, span, out, tile)
 
 
 @njit(inline="always", **JIT)
 def weighted_screens(rows, copy, nom, weights, out, n_chunks):
     """Screening distances from each of ``rows`` to every row (out[i] for
-    rows[i]) in ``n_chunks`` parts, in parallel when there are several.
-
-    Part c screens the c-th range of the other rows, walked in tiles of
-    about TILE_BYTES that stay in cache while every one of ``rows`` passes
-    over them (the data is read from memory once for all of ``rows``).  With
-    lookup tables (``ScreenWeights``), part c also fills the tables of the
-    c-th range of the bit-planes' words and sums them into ``sums[c]`` for
-    every row (``nominal.table_sums``): the tables are built by all
-    threads.  ``out`` then gets unit times the whole integer sum, the same
-    number as from one pass over all words.  One part runs in this thread:
-    a parallel region per visit costs a fork and a join, and on a busy
-    machine a wait for a descheduled thread."""
-    planes, sums, unit = weights.planes, weights.sums, weights.unit
-    tabled = planes.shape[1] > 0
-    row_bytes = copy.itemsize * copy.shape[1] + (
-        8 * planes.shape[1] if tabled else nom.itemsize * nom.shape[1])
+    rows[i]) in ``n_chunks`` parts of the other rows, in parallel when there
+    are several; the rows are walked in tiles of about TILE_BYTES that stay
+    in cache while every one of ``rows`` passes over them.  One part runs
+    in this thread: a parallel region per visit costs a fork and a join,
+    and on a busy machine a wait for a descheduled thread."""
+    row_bytes = copy.itemsize * copy.shape[1] + nom.itemsize * nom.shape[1]
     tile = max(16, TILE_BYTES // max(row_bytes, 1))
     if n_chunks == 1:
-        _screen_part(0, 1, rows, copy, nom, weights.w32, weights.span,
-                     planes, weights.n_bits, weights.w_nominal, unit,
-                     weights.tables, sums, out, tile)
+        _screen_part(0, 1, rows, copy, nom, weights.w32, weights.span, out,
+                     tile)
     else:
-        _screen_parts(rows, copy, nom, weights.w32, weights.span, planes,
-                      weights.n_bits, weights.w_nominal, unit,
-                      weights.tables, sums, out, tile, n_chunks)
-    if tabled:
-        for i in range(rows.shape[0]):
-            for j in range(copy.shape[0]):
-                total = sums[0, i, j]
-                for c in range(1, n_chunks):
-                    total += sums[c, i, j]
-                out[i, j] += unit * np.float64(total)
+        _screen_parts(rows, copy, nom, weights.w32, weights.span, out, tile,
+                      n_chunks)
 
 
 @njit(inline="always", **JIT)
-def screen_weights(num, copy, w, unit, w32, planes, n_bits, tables, sums,
-                   order):
-    """The weights of a weighted screen with distance weights ``w`` and the
-    error bound (c, gamma) of its distances (``screen_bound``, plus the
-    rounding of the nominal weights when there are bit-planes for lookup
-    tables, ``nominal.table_unit``).  ``order`` is the copy's column order;
-    ``w32``, ``tables`` and ``sums`` are filled here or by the screen.
-    Returns (c, gamma, ``ScreenWeights``)."""
+def screen_weights(num, copy, w, unit, w32, order):
+    """The weights of a weighted screen with distance weights ``w`` (``w32``
+    is filled here) and the error bound (c, gamma) of its distances
+    (``screen_bound``); ``order`` is the copy's column order.  Returns (c,
+    gamma, ``ScreenWeights``)."""
     a_num = copy.shape[1]
     span = 0
     for i in range(a_num):
@@ -416,14 +350,8 @@ def screen_weights(num, copy, w, unit, w32, planes, n_bits, tables, sums,
             span = i + 1
     for f in range(a_num, w.shape[0]):
         w32[f] = w[f]
-    tabled = planes.shape[1] > 0
-    c_err, gamma = screen_bound(num, w, True, unit, tabled)
-    nom_unit = 0.0
-    if tabled:
-        nom_unit, rounding = table_unit(w[a_num:])
-        c_err += rounding
-    return c_err, gamma, ScreenWeights(w32, span, planes, n_bits, tables,
-                                       nom_unit, w[a_num:], sums)
+    c_err, gamma = screen_bound(num, w, True, unit)
+    return c_err, gamma, ScreenWeights(w32, span)
 
 
 @njit(parallel=True, **JIT)

@@ -14,23 +14,19 @@ class Speedups(NamedTuple):
     """Which speed mechanisms the engine uses (all by default).
 
     ReliefF
-        ``tiles``: visits in blocks that share each pass over the data, with
-        screening distances (else each visit's float64 distance row);
-        ``min_form``: |x - y| = x + y - 2 min(x, y) in those tiles;
-        ``float32_copy``: the tiles read a float32 copy (else float64 data);
-        ``by_feature``: data with at most 64 numeric features screened
-        feature by feature; ``wide_blocks``: 16 visits share a pass (else 4);
-        ``thread_pool``: threads kept between calls; ``reused_buffer``: one
-        buffer of per-visit updates for every batch.
+        ``blocks``: visits in blocks of four that share each pass over the
+        data, with screening distances (else each visit's float64 distance
+        row); ``min_form``: |x - y| = x + y - 2 min(x, y) in those blocks;
+        ``float32_copy``: the blocks read a float32 copy (else float64
+        data); ``by_feature``: data with at most 64 numeric features
+        screened feature by feature; ``thread_pool``: threads kept between
+        calls; ``reused_buffer``: one buffer of per-visit updates for every
+        batch.
     dReliefF / pdReliefF
         ``weighted_screen``: float32 weighted screening distances (else
         float64 distance rows); ``uint16_copy``: a uint16 screening copy of
-        data bigger than the cache; ``grouped_visits``: one pass screens up to
-        16 consecutive visits; ``zero_weight_skip``: the columns of weight 0
-        kept last and left out; ``lookup_tables``: weighted nominal
-        mismatches by tables over bit-planes; ``fused_nominal``: on nominal
-        data, a visit's update, the next weights and screen in one parallel
-        region; ``parallel_rows``: one distance row split over the threads;
+        big data; ``zero_weight_skip``: the columns of weight 0 kept last and
+        left out; ``parallel_rows``: one distance row split over the threads;
         ``running_row_sums``: sparse rows' weighted sums followed feature by
         feature (else summed afresh at every visit); ``waiting_changes``:
         pdReliefF lets small changes of those sums wait; ``fused_sparse``:
@@ -42,19 +38,15 @@ class Speedups(NamedTuple):
         k-th distance found from a bound of every 8th row; ``prefetch``:
         sparse column walks request their columns ahead.
     """
-    tiles: bool = True
+    blocks: bool = True
     min_form: bool = True
     float32_copy: bool = True
     by_feature: bool = True
-    wide_blocks: bool = True
     thread_pool: bool = True
     reused_buffer: bool = True
     weighted_screen: bool = True
     uint16_copy: bool = True
-    grouped_visits: bool = True
     zero_weight_skip: bool = True
-    lookup_tables: bool = True
-    fused_nominal: bool = True
     parallel_rows: bool = True
     running_row_sums: bool = True
     waiting_changes: bool = True

@@ -1,7 +1,7 @@
 """ReliefF's visits: each instance R is visited on its own (seed Fig.
 relieff) -- the distances from R to every instance, its neighbours, its
 update -- so chunks of visits run on several threads (the kernels release
-the GIL) and blocks of visits share each pass over the data.
+the GIL), and four visits share each pass over the data.
 """
 from typing import NamedTuple
 
@@ -16,26 +16,21 @@ from .screens import (MIN_FORM_CHUNK, by_feature_tiles, min_form_bound,
 from .sparse import distances, overlaps, row_sums, zero_below
 from .updates import update
 
-# ReliefF's distance buffer: visited rows that share a pass over the data
-# (a multiple of 4, at most BLOCK_ROWS, and at most BLOCK_BYTES per thread).
-BLOCK_ROWS = 16
-BLOCK_BYTES = 8_000_000
-
 
 class Blocks(NamedTuple):
-    """What ReliefF's blocks of visits screen with: ``copy``, a float32 copy
-    of the numeric data (or the float64 data, or the float32 copy stored
-    feature by feature when ``by_feature``), with ``row_sums``, its rows'
-    float64 sums (the min form needs them), and the nominal bit-planes;
-    ``block`` visits share a pass over tiles of ``tile`` other rows.  An
-    empty ``copy`` means no tiles: each visit computes its float64 row."""
+    """What ReliefF's blocks of four visits screen with: ``copy``, a float32
+    copy of the numeric data (or the float64 data, or the float32 copy
+    stored feature by feature when ``by_feature``), with ``row_sums``, its
+    rows' float64 sums (the ``min_form`` needs them), and the nominal
+    bit-planes; the feature-major screen walks the other rows in tiles of
+    ``tile``.  An empty ``copy`` means no blocks: each visit computes its
+    float64 row."""
     copy: np.ndarray
     row_sums: np.ndarray
     planes: np.ndarray
     n_bits: int
     by_feature: bool
     min_form: bool
-    block: int
     tile: int
 
 
@@ -53,14 +48,13 @@ def _screen_bound(data, blocks):
 
 @njit(**JIT)
 def _block_distances(rows, blocks, dist, acc):
-    """The screening distances of a block of visits ``rows`` (a multiple of
-    4) into ``dist``."""
+    """The screening distances of a block of four visits ``rows`` into
+    ``dist``."""
     if blocks.by_feature:
         by_feature_tiles(rows, blocks.copy, dist, acc)
     else:
         tiled_distances(rows, blocks.copy, blocks.row_sums, blocks.planes,
-                        blocks.n_bits, dist, blocks.tile, MIN_FORM_CHUNK,
-                        blocks.min_form)
+                        blocks.n_bits, dist, MIN_FORM_CHUNK, blocks.min_form)
 
 
 @njit(**JIT)
@@ -68,11 +62,11 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
     """ReliefF: upd[b] = the update of visiting rows[b] (distance weights 1;
     ``upd`` need not be zeroed).
 
-    Dense data without missing values: ``blocks.block`` visited rows (a
-    multiple of 4) share each pass over the data, walked in tiles
-    (``Blocks``); their screening distances narrow the neighbours down, and
-    ``neighbours.select`` decides them by float64 distances.  Otherwise rows
-    are visited one at a time, with float64 distances.
+    Dense data without missing values: four visited rows share each pass
+    over the data (``Blocks``); their screening distances narrow the
+    neighbours down, and ``neighbours.select`` decides them by float64
+    distances.  Otherwise rows are visited one at a time, with float64
+    distances.
     """
     n = data.group.shape[0]
     a = data.rows.nominal.shape[0] if data.sparse \
@@ -88,11 +82,11 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
     exact = Exact(data.num, data.nom, ones, False, data.sparse, data.rows,
                   0.0, overlap, 0.0)
     no_screen = Screen(False, 0.0, 0.0, np.zeros(0))
-    tiled = not data.has_missing and not data.sparse \
+    blocked = not data.has_missing and not data.sparse \
         and blocks.copy.shape[0] > 0
     c_err, gamma = _screen_bound(data, blocks)
     per_row = blocks.min_form and not blocks.by_feature
-    dist = np.empty((blocks.block, n))
+    dist = np.empty((4, n))
     acc = np.empty((4, blocks.tile if blocks.by_feature else 0),
                    blocks.copy.dtype)
     buffers = new_buffers(n, hood)
@@ -100,9 +94,9 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
     b, end = 0, rows.shape[0]
     while b < end:
         size = 1
-        if tiled and end - b >= 4:
-            size = min(blocks.block, (end - b) // 4 * 4)
-            _block_distances(rows[b:b + size], blocks, dist, acc)
+        if blocked and end - b >= 4:
+            size = 4
+            _block_distances(rows[b:b + 4], blocks, dist, acc)
         elif data.sparse:
             r = rows[b]
             overlaps(r, data.rows, ones, False, overlap, 0, a,
@@ -127,10 +121,3 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
             update(r, buffers.chosen, buffers.coef, n_chosen, data,
                    regression, scratch, upd[b + i])
         b += size
-
-
-def block_rows(n, wide=True):
-    """Visits per block (a multiple of 4): at most BLOCK_ROWS (4 unless
-    ``wide``), and at most BLOCK_BYTES of distance rows."""
-    most = BLOCK_ROWS if wide else 4
-    return 4 * max(1, min(most, BLOCK_BYTES // (8 * n)) // 4)

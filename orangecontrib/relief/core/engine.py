@@ -15,7 +15,7 @@ import warnings
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import numba
 import numpy as np
@@ -23,10 +23,11 @@ import numpy as np
 from . import plan
 from .estimates import VARIANT_D, VARIANT_PD, VARIANT_RELIEFF, estimate
 from .feedback import feedback_batch
-from .prepare import ReliefWarning, prepare
+from .neighbours import MODE_REGRESSION, Neighbourhood
+from .prepare import Data, Prepared, ReliefWarning, prepare
 from .speedups import ALL, Speedups
 from .updates import add_rows
-from .visits import relief_rows
+from .visits import Blocks, relief_rows
 
 VARIANTS = {"relieff": VARIANT_RELIEFF, "drelieff": VARIANT_D,
             "pdrelieff": VARIANT_PD}
@@ -194,11 +195,53 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     Muñoz, L. A. (2005). Toward better feature weighting algorithms: a focus
     on Relief.
     """
+    setup = start(X, y, nominal, regression=regression, variant=variant,
+                  n_iterations=n_iterations, k_nearest=k_nearest,
+                  random_state=random_state, misses=misses,
+                  weight_by_distance=weight_by_distance, sigma=sigma, T=T,
+                  trace_every=trace_every, n_jobs=n_jobs, speedups=speedups)
+    if progress is not None:
+        progress(0.0)           # a cancel can act before the first batch
+    run = _Run(setup.order, trace_every, progress, regression, setup.width)
+    if setup.hood is None:
+        total = np.zeros(setup.width)
+        m, a = setup.order.shape[0], setup.prep.n_used
+        if trace_every:
+            run.steps = list(range(trace_every, m + 1, trace_every))
+            run.points = [np.zeros(a)] * len(run.steps)
+    else:
+        with _threads(n_jobs) as n_threads:
+            if setup.variant == VARIANT_RELIEFF:
+                total = _relieff(setup, n_threads, run)
+            else:
+                total = _feedback(setup, n_threads, run)
+    return _result(setup.prep, run, total, setup.T)
+
+
+class Setup(NamedTuple):
+    """A run as ``relieff`` plans it: the prepared data, the visiting order,
+    the variant's code and T, the width of an update row, the neighbourhood
+    (None when there is nothing to learn: all weights 0) and the speedups."""
+    prep: Prepared
+    order: np.ndarray
+    variant: int
+    T: Optional[float]
+    regression: bool
+    width: int
+    hood: Optional[Neighbourhood]
+    speedups: Speedups
+
+
+def start(X, y, nominal=None, *, regression=False, variant="relieff",
+          n_iterations=None, k_nearest=10, random_state=0, misses="per_class",
+          weight_by_distance=False, sigma=2.0, T=None, trace_every=None,
+          n_jobs=None, speedups=None):
+    """Check the options of ``relieff`` (the same arguments) and plan the
+    run: the ``Setup`` that ``relieff`` and the backends (``distributed``)
+    run the visits of."""
     _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                    trace_every, n_jobs)
     prep = prepare(X, y, nominal, regression)
-    if progress is not None:
-        progress(0.0)           # a cancel can act before the first batch
     n = prep.group.shape[0]
     m = _n_visits(n_iterations, n)
     variant_code = VARIANTS[variant]
@@ -206,24 +249,50 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         if variant_code == VARIANT_PD else None
     order = np.random.default_rng(random_state).permutation(n)[:m]
     a = prep.n_used
-    width = 1 + 2 * a if regression else a
-    run = _Run(order, trace_every, progress, regression, width)
-    if a == 0 or _nothing_to_learn(prep, regression, k_nearest):
-        total = np.zeros(width)
-        if trace_every:
-            run.steps = list(range(trace_every, m + 1, trace_every))
-            run.points = [np.zeros(a)] * len(run.steps)
-    else:
+    hood = None
+    if not (a == 0 or _nothing_to_learn(prep, regression, k_nearest)):
         hood = plan.neighbourhood(prep, regression, misses, k_nearest,
                                   weight_by_distance, sigma)
-        speedups = ALL if speedups is None else speedups
-        with _threads(n_jobs) as n_threads:
-            if variant_code == VARIANT_RELIEFF:
-                total = _relieff(prep, hood, speedups, n_threads, run)
-            else:
-                total = _feedback(prep, hood, speedups, n_threads, run,
-                                  variant_code, T_used)
-    return _result(prep, run, total, T_used)
+    return Setup(prep, order, variant_code, T_used, bool(regression),
+                 1 + 2 * a if regression else a, hood,
+                 ALL if speedups is None else speedups)
+
+
+class ReliefJob(NamedTuple):
+    """What ReliefF's visits read (``visits.relief_rows``): named tuples of
+    numpy arrays, so a job pickles, e.g. to the workers of a cluster."""
+    data: Data
+    blocks: Blocks
+    hood: Neighbourhood
+    speedups: Speedups
+
+
+def relieff_job(setup):
+    """The ``ReliefJob`` of a ReliefF ``Setup`` with something to learn."""
+    return ReliefJob(setup.prep.data(setup.regression),
+                     plan.blocks(setup.prep, setup.speedups), setup.hood,
+                     setup.speedups)
+
+
+def visit_updates(job, rows, upd=None):
+    """The update rows of visiting ``rows`` (one thread), into ``upd``."""
+    if upd is None:
+        upd = np.empty((len(rows), _width(job)))
+    relief_rows(rows, job.data, job.blocks, job.hood, job.speedups, upd)
+    return upd
+
+
+def _width(job):
+    a = job.data.rows.nominal.shape[0] if job.data.sparse \
+        else job.data.num.shape[1] + job.data.nom.shape[1]
+    return 1 + 2 * a if job.hood.mode == MODE_REGRESSION else a
+
+
+def finish(setup, total):
+    """The ``ReliefResult`` of the sums ``total`` of every visit's update
+    (no trace)."""
+    run = _Run(setup.order, None, None, setup.regression, setup.width)
+    return _result(setup.prep, run, total, setup.T)
 
 
 def _result(prep, run, total, T):
@@ -290,12 +359,12 @@ class _Run:
             if every else range(0)
 
 
-def _relieff(prep, hood, speedups, n_threads, run):
+def _relieff(setup, n_threads, run):
     """ReliefF's visits in batches, each batch in chunks on ``n_threads``
     threads (``visits.relief_rows``); returns the sums of the updates."""
+    prep, speedups = setup.prep, setup.speedups
     n, m = prep.group.shape[0], run.order.shape[0]
-    data = prep.data(run.regression)
-    blocks = plan.blocks(prep, speedups)
+    job = relieff_job(setup)
     most = max(4 * n_threads, BATCH_BYTES // (8 * run.width))
     first = max(1, min(most, FIRST_BATCH_TERMS // (n * max(prep.n_used, 1))))
     total = np.zeros(run.width)
@@ -308,19 +377,20 @@ def _relieff(prep, hood, speedups, n_threads, run):
         for done, rows in run.batches(first, most):
             upd = updates[:len(rows)] if updates is not None \
                 else np.empty((len(rows), run.width))
-            _in_threads(pool, n_threads, rows, upd, data, blocks, hood,
-                        speedups)
+            _in_threads(pool, n_threads, rows, upd, *job)
             total = _accumulate(upd, total, done, run)
     return total
 
 
-def _feedback(prep, hood, speedups, n_threads, run, variant, T):
+def _feedback(setup, n_threads, run):
     """dReliefF / pdReliefF's visits in order, in batches
     (``feedback.feedback_batch``); returns the sums of the updates."""
+    prep = setup.prep
     n, a = prep.group.shape[0], prep.n_used
     settings, screening, tracking, carry = plan.feedback(
-        prep, variant, T, run.regression, speedups, n_threads)
-    data = prep.data(run.regression)
+        prep, setup.variant, setup.T, setup.regression, setup.speedups,
+        n_threads)
+    data = prep.data(setup.regression)
     most = max(4 * n_threads, BATCH_BYTES // (8 * run.width))
     first = max(1, min(most, FIRST_BATCH_TERMS // (n * max(a, 1))))
     total = np.zeros(run.width)
@@ -328,8 +398,8 @@ def _feedback(prep, hood, speedups, n_threads, run, variant, T):
         trace = np.empty((len(rows) // run.trace_every + 1
                           if run.trace_every else 0, a))
         written, carry = feedback_batch(
-            rows, done, data, hood, settings, screening, tracking, carry,
-            speedups, total, run.trace_every or 0, trace)
+            rows, done, data, setup.hood, settings, screening, tracking,
+            carry, setup.speedups, total, run.trace_every or 0, trace)
         run.points.extend(trace[:written])
         run.steps.extend(run.trace_steps(done, len(rows)))
     return total

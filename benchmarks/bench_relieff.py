@@ -40,6 +40,10 @@ import time
 
 import numpy as np
 
+# the compiled kernels, never the first-use vectorised path (core/warmup.py)
+os.environ.setdefault("ORANGE3_RELIEF_KERNELS", "compiled")
+os.environ.setdefault("ORANGE3_RELIEF_WARMUP", "0")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 

@@ -14,6 +14,10 @@ Kernels are compiled (or loaded from cache) before the first round.
 """
 import argparse
 import sys
+import os
+# the compiled kernels, never the first-use vectorised path (core/warmup.py)
+os.environ.setdefault("ORANGE3_RELIEF_KERNELS", "compiled")
+os.environ.setdefault("ORANGE3_RELIEF_WARMUP", "0")
 import time
 from pathlib import Path
 

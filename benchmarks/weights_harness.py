@@ -22,6 +22,10 @@ no screen beyond 20,000 features).  ``--list`` prints them.
 """
 import argparse
 import sys
+import os
+# the compiled kernels, never the first-use vectorised path (core/warmup.py)
+os.environ.setdefault("ORANGE3_RELIEF_KERNELS", "compiled")
+os.environ.setdefault("ORANGE3_RELIEF_WARMUP", "0")
 import time
 import warnings
 from pathlib import Path

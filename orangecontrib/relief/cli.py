@@ -27,7 +27,8 @@ def demo(args):
     scorers = [S(k_nearest=args.k, random_state=args.seed)
                for S in (ReliefF, DReliefF, PDReliefF)]
     start = time.perf_counter()
-    columns = [scorer(table) for scorer in scorers]
+    columns = [scorer.score_table(table, status=_say).weights
+               for scorer in scorers]
     elapsed = time.perf_counter() - start
     names = [var.name for var in table.domain.attributes]
     relevant = {var.name for var in table.domain.attributes
@@ -46,9 +47,19 @@ def demo(args):
         s = (min(weights[n] for n in relevant)
              - max(w for n, w in weights.items() if n not in relevant))
         print(f"  {scorer.name:<10} {s:+.3f}")
-    print(f"({elapsed:.2f} s, including the first compilation of the kernels "
-          "if this is the first run)")
+    print(f"({elapsed:.2f} s)")
     return 0
+
+
+def _say(text):
+    """The engine's status (e.g. its kernels being prepared on first use),
+    once per text, on standard error."""
+    if text not in _SAID:
+        _SAID.add(text)
+        print(f"note: {text}", file=sys.stderr)
+
+
+_SAID = set()
 
 
 def ranking(weights, names):
@@ -100,7 +111,8 @@ def score(args):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            result = scorer.score_table(table, progress=bar)
+            result = scorer.score_table(table, progress=bar,
+                                        status=_say)
         finally:
             if bar is not None:
                 bar.close()

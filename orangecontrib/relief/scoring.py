@@ -88,9 +88,11 @@ class ReliefF(Scorer):
                              f"the data has {len(domain.class_vars)}.")
 
     def score_table(self, data: Table, progress=None,
-                    trace_every=None) -> ReliefResult:
+                    trace_every=None, status=None) -> ReliefResult:
         """Run the engine on an Orange table and return the full result
-        (weights, optional trace); ``progress(fraction)`` may raise to cancel.
+        (weights, optional trace); ``progress(fraction)`` may raise to
+        cancel, ``status(text)`` hears what the engine does when it is not
+        just computing (e.g. preparing its fast kernels on first use).
         """
         self._check_class(data)
         regression = isinstance(data.domain.class_var, ContinuousVariable)
@@ -98,7 +100,7 @@ class ReliefF(Scorer):
                            dtype=bool)
         return relieff(data.X, data.Y, nominal, regression=regression,
                        progress=progress, trace_every=trace_every,
-                       **self._options())
+                       status=status, **self._options())
 
     def __call__(self, data, feature=None):
         """Weights of all attributes, or of one (in the context of all)."""

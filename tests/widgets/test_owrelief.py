@@ -324,6 +324,22 @@ class ReliefWidgetTests:
                                    rtol=1e-12)
         self.assertEqual(self.widget.model.rowCount(), 4)
 
+    def test_first_use_says_what_happens(self):
+        """On a first use (kernels not compiled), the widget's status says
+        the fast kernels are being prepared; the result, from the vectorised
+        path, equals the compiled one."""
+        from orangecontrib.relief.core import engine, warmup
+        messages = []
+        self.widget.statusMessageChanged.connect(messages.append)
+        with patch.dict(os.environ, {"ORANGE3_RELIEF_KERNELS": "auto",
+                                     "ORANGE3_RELIEF_WARMUP": "0"}), \
+                patch.object(warmup, "is_compiled", return_value=False), \
+                patch.object(engine, "_READY", set()):
+            self.send_and_wait(self.data)
+        self.assertTrue(any("first use" in m for m in messages), messages)
+        np.testing.assert_allclose(self.weights_out(), self.SCORER()(self.data),
+                                   rtol=0, atol=1e-12)
+
     def test_progress_reported(self):
         values = []
         self.widget.progressBarValueChanged.connect(values.append)

@@ -20,13 +20,12 @@ from typing import NamedTuple, Optional
 import numba
 import numpy as np
 
-from . import plan
-from .estimates import VARIANT_D, VARIANT_PD, VARIANT_RELIEFF, estimate
+from . import plan, vectorised, warmup
+from .estimates import VARIANT_D, VARIANT_PD, VARIANT_RELIEFF
 from .feedback import feedback_batch
 from .neighbours import MODE_REGRESSION, Neighbourhood
 from .prepare import Data, Prepared, ReliefWarning, prepare
 from .speedups import ALL, Speedups
-from .updates import add_rows
 from .visits import Blocks, relief_rows
 
 VARIANTS = {"relieff": VARIANT_RELIEFF, "drelieff": VARIANT_D,
@@ -138,7 +137,8 @@ def _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
 def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             n_iterations=None, k_nearest=10, random_state=0,
             misses="per_class", weight_by_distance=False, sigma=2.0, T=None,
-            progress=None, trace_every=None, n_jobs=None, speedups=None):
+            progress=None, trace_every=None, n_jobs=None, speedups=None,
+            status=None, kernels=None):
     """Estimate feature weights with ReliefF or one of its variants.
 
     Parameters
@@ -182,6 +182,15 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     speedups : Speedups, optional
         Which speed mechanisms to use (all by default); for tests and
         benchmarks: the weights do not depend on them.
+    status : callable(text), optional
+        Told what the engine is doing when it is not just computing (e.g.
+        "preparing fast kernels (first use only)").
+    kernels : {None, "compiled", "vectorised"}
+        None: numba's compiled kernels when they are ready, and while they
+        compile (the first use of an installation, in a background
+        process, ``core/warmup.py``), the vectorised NumPy path on data it
+        covers; the weights agree to rounding (~1e-15).  "compiled" or
+        "vectorised" force one (tests, benchmarks).
 
     Returns
     -------
@@ -203,6 +212,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     if progress is not None:
         progress(0.0)           # a cancel can act before the first batch
     run = _Run(setup.order, trace_every, progress, regression, setup.width)
+    run.status, run.kernels = status, kernels
     if setup.hood is None:
         total = np.zeros(setup.width)
         m, a = setup.order.shape[0], setup.prep.n_used
@@ -298,8 +308,7 @@ def finish(setup, total):
 def _result(prep, run, total, T):
     """The ``ReliefResult`` of the sums ``total`` after all visits."""
     m, a = run.order.shape[0], prep.n_used
-    final = np.zeros(a)
-    estimate(total, m, run.regression, final)
+    final = vectorised.estimate(total, m, run.regression)
     if run.trace_every and (not run.steps or run.steps[-1] != m):
         run.steps.append(m)
         run.points.append(final)
@@ -335,6 +344,7 @@ class _Run:
         self.progress, self.regression, self.width = (progress, regression,
                                                       width)
         self.steps, self.points = [], []
+        self.status, self.kernels = None, None
 
     def batches(self, first, most):
         """(done, rows) of each batch; between batches, the progress
@@ -361,10 +371,12 @@ class _Run:
 
 def _relieff(setup, n_threads, run):
     """ReliefF's visits in batches, each batch in chunks on ``n_threads``
-    threads (``visits.relief_rows``); returns the sums of the updates."""
+    threads (``visits.relief_rows``), or on the vectorised path while the
+    kernels compile; returns the sums of the updates."""
     prep, speedups = setup.prep, setup.speedups
     n, m = prep.group.shape[0], run.order.shape[0]
-    job = relieff_job(setup)
+    kernels = _Kernels(setup, "relieff", run)
+    job = None
     most = max(4 * n_threads, BATCH_BYTES // (8 * run.width))
     first = max(1, min(most, FIRST_BATCH_TERMS // (n * max(prep.n_used, 1))))
     total = np.zeros(run.width)
@@ -377,32 +389,113 @@ def _relieff(setup, n_threads, run):
         for done, rows in run.batches(first, most):
             upd = updates[:len(rows)] if updates is not None \
                 else np.empty((len(rows), run.width))
-            _in_threads(pool, n_threads, rows, upd, *job)
+            if kernels.compiled(done / m):
+                job = job or relieff_job(setup)
+                _in_threads(pool, n_threads, rows, upd, *job)
+            else:
+                vectorised.relieff_rows(kernels.dense, setup.hood, rows,
+                                        setup.regression, upd)
             total = _accumulate(upd, total, done, run)
     return total
 
 
 def _feedback(setup, n_threads, run):
     """dReliefF / pdReliefF's visits in order, in batches
-    (``feedback.feedback_batch``); returns the sums of the updates."""
+    (``feedback.feedback_batch``, or the vectorised path while the kernels
+    compile); returns the sums of the updates."""
     prep = setup.prep
-    n, a = prep.group.shape[0], prep.n_used
-    settings, screening, tracking, carry = plan.feedback(
-        prep, setup.variant, setup.T, setup.regression, setup.speedups,
-        n_threads)
-    data = prep.data(setup.regression)
+    n, a, m = prep.group.shape[0], prep.n_used, run.order.shape[0]
+    kernels = _Kernels(setup, "feedback", run)
+    state = None
     most = max(4 * n_threads, BATCH_BYTES // (8 * run.width))
     first = max(1, min(most, FIRST_BATCH_TERMS // (n * max(a, 1))))
     total = np.zeros(run.width)
     for done, rows in run.batches(first, most):
         trace = np.empty((len(rows) // run.trace_every + 1
                           if run.trace_every else 0, a))
-        written, carry = feedback_batch(
-            rows, done, data, setup.hood, settings, screening, tracking,
-            carry, setup.speedups, total, run.trace_every or 0, trace)
+        if kernels.compiled(done / m):
+            if state is None:
+                state = plan.feedback(prep, setup.variant, setup.T,
+                                      setup.regression, setup.speedups,
+                                      n_threads)
+                data = prep.data(setup.regression)
+            settings, screening, tracking, carry = state
+            written, carry = feedback_batch(
+                rows, done, data, setup.hood, settings, screening, tracking,
+                carry, setup.speedups, total, run.trace_every or 0, trace)
+            state = settings, screening, tracking, carry
+        else:
+            written = vectorised.feedback_rows(
+                kernels.dense, setup.hood, rows, done, setup.variant,
+                setup.T, setup.regression, total, run.trace_every, trace)
         run.points.extend(trace[:written])
         run.steps.extend(run.trace_steps(done, len(rows)))
     return total
+
+
+class _Kernels:
+    """Which kernels a run's next batch uses: the compiled ones when they
+    are ready; while they compile in the background (``warmup``), the
+    vectorised path on the data it covers (dense data, small sparse data
+    densified), else a wait for them, with progress and status."""
+
+    def __init__(self, setup, loop, run):
+        self.run = run
+        self.forced = run.kernels or os.environ.get(KERNELS_VARIABLE) or None
+        if self.forced not in (None, "auto", "compiled", "vectorised"):
+            raise ValueError(f"kernels must be 'compiled', 'vectorised' or "
+                             f"None (automatic); got {self.forced!r}.")
+        if self.forced == "auto":
+            self.forced = None
+        prep = setup.prep
+        copy = "float32"
+        if loop == "relieff" and prep.n_used > plan.SCREEN_MAX_FEATURES:
+            copy = "float64"
+        elif loop == "feedback" and prep.num.size * 4 >= \
+                plan.QUANTISED_MIN_BYTES:
+            copy = "uint16"
+        self.set = (loop, "int32" if prep.nom.dtype == np.int32 else "int8",
+                    copy)
+        self.ready = self.forced == "compiled" or (self.forced is None and (
+            self.set in _READY or warmup.is_compiled(self.set)))
+        self.dense = None
+        if not self.ready:
+            self.dense = vectorised.dense_view(prep)
+            if self.dense is None and self.forced == "vectorised":
+                raise ValueError("The vectorised kernels do not cover large "
+                                 "sparse data; use kernels='compiled'.")
+            if self.forced is None:
+                warmup.start(first=self.set)
+                self._say("preparing fast kernels in the background "
+                          "(first use only)")
+
+    def compiled(self, fraction):
+        """Whether the next batch runs on the compiled kernels (waiting for
+        them when the vectorised path does not cover the data)."""
+        if not self.ready and self.forced is None:
+            self.ready = warmup.is_compiled(self.set)
+            while not self.ready and self.dense is None:
+                if not warmup.running():       # it failed: compile here
+                    self._say("compiling fast kernels (first use only)")
+                    break
+                time.sleep(0.1)
+                if self.run.progress is not None:
+                    self.run.progress(fraction)
+                self.ready = warmup.is_compiled(self.set)
+        if self.ready or self.dense is None:
+            _READY.add(self.set)
+            return True
+        return False
+
+    def _say(self, text):
+        if self.run.status is not None:
+            self.run.status(text)
+
+
+_READY = set()
+# The environment variable that chooses the kernels when ``relieff`` is not
+# told ("compiled", "vectorised"; "auto" or unset: automatic).
+KERNELS_VARIABLE = "ORANGE3_RELIEF_KERNELS"
 
 
 def _nothing_to_learn(prep, regression, k_nearest):
@@ -473,16 +566,16 @@ def _accumulate(upd, total, done, run):
     """Add the visits' updates to ``total`` in visiting order (so the result
     does not depend on threads or batches) and record trace points."""
     if not run.trace_every:
-        add_rows(upd, total)
+        for row in upd:         # (row by row: the kernels' order)
+            total += row
         return total
     upd[0] += total
     running = np.cumsum(upd, axis=0, out=upd)
     a = (upd.shape[1] - 1) // 2 if run.regression else upd.shape[1]
     for t in run.trace_steps(done, len(upd)):
-        point = np.empty(a)
-        estimate(running[t - done - 1], t, run.regression, point)
         run.steps.append(t)
-        run.points.append(point)
+        run.points.append(vectorised.estimate(running[t - done - 1], t,
+                                              run.regression))
     return running[-1].copy()
 
 

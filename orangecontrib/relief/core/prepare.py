@@ -162,7 +162,8 @@ def prepare(X, y, nominal=None, regression=False):
     n = X.shape[0]
     _check_size(n)
 
-    n_known, lo, hi = _column_stats(X)
+    n_known, lo, hi = _column_stats(X) if X.size > SMALL_VALUES \
+        else _column_stats_numpy(X)
     all_missing = np.flatnonzero(n_known == 0)
     constant = np.flatnonzero((n_known > 0) & (lo == hi))
     if len(all_missing):
@@ -178,10 +179,12 @@ def prepare(X, y, nominal=None, regression=False):
     num = np.ascontiguousarray(num)
     # int8 codes when they fit: the kernels compare 32 of them at a time
     nom = np.empty((n, len(nom_cols)), np.int8)
-    valid, top = _nominal_codes(X, nom_cols, nom)
+    codes = _nominal_codes if X.size > SMALL_VALUES else _nominal_codes_numpy
+    valid, top = codes(X, nom_cols, nom)
     if valid and top > 127:
         nom = np.empty((n, len(nom_cols)), np.int32)
-        valid, top = _nominal_codes(X, nom_cols, nom)
+        codes = _nominal_codes if X.size > SMALL_VALUES else _nominal_codes_numpy
+    valid, top = codes(X, nom_cols, nom)
     if not valid:
         raise ValueError("Nominal features must hold non-negative integer "
                          "codes (0, 1, ...) or NaN for missing.")
@@ -196,6 +199,35 @@ def prepare(X, y, nominal=None, regression=False):
                     class_counts=class_counts, target=target,
                     has_missing=has_missing, missing=missing,
                     n_dropped=n_dropped)
+
+
+# Small data is prepared with NumPy: the one-pass numba kernels below are 3x
+# faster on large data, but compiling them takes a second on first use.
+SMALL_VALUES = 1_000_000
+
+
+def _column_stats_numpy(X):
+    """``_column_stats`` in NumPy (the same numbers)."""
+    known = ~np.isnan(X)
+    n_known = known.sum(axis=0).astype(np.int64)
+    lo = np.where(known, X, np.inf).min(axis=0, initial=np.inf)
+    hi = np.where(known, X, -np.inf).max(axis=0, initial=-np.inf)
+    lo[n_known == 0] = hi[n_known == 0] = np.nan
+    return n_known, lo, hi
+
+
+def _nominal_codes_numpy(X, cols, out):
+    """``_nominal_codes`` in NumPy (the same codes and answers)."""
+    values = X[:, cols]
+    missing = np.isnan(values)
+    with np.errstate(invalid="ignore"):
+        ok = ~missing & (values >= 0) & (values == np.floor(values)) \
+            & (values <= 2 ** 31 - 1)
+    limit = min(np.iinfo(out.dtype).max, 2 ** 31 - 1)
+    top = int(values[ok].max()) if ok.any() else -1
+    fits = ok & (values <= limit)
+    out[:] = np.where(missing, -1, np.where(fits, values, 0))
+    return bool(np.all(ok | missing)), top
 
 
 @njit(**_JIT)

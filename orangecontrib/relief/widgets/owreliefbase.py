@@ -57,7 +57,8 @@ def run(data: Table, scorer, trace_every: Optional[int],
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         result = scorer.score_table(data, progress=progress,
-                                    trace_every=trace_every)
+                                    trace_every=trace_every,
+                                    status=state.set_status)
     texts = []
     for w in caught:
         if issubclass(w.category, UserWarning) and str(w.message) not in texts:

@@ -1,0 +1,141 @@
+"""The first use of an installation: results from the vectorised NumPy path
+(``core/vectorised.py``) while the numba kernels compile, equal to the
+compiled kernels' (``doc/architecture.md``, "First use")."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from Orange.data import Table
+
+from orangecontrib.relief.core import relieff
+from orangecontrib.relief.core import warmup
+from problems import random_problem, sparse_problem
+
+CORE = Path(__file__).resolve().parents[1] / "orangecontrib" / "relief" / "core"
+VARIANTS = ["relieff", "drelieff", "pdrelieff"]
+
+
+def _problems():
+    rng = np.random.default_rng(3)
+    cont = rng.random((120, 9))
+    mixed = cont.copy()
+    mixed[:, 5:] = rng.integers(0, 4, (120, 4))
+    X_missing, y_missing, nominal_missing = random_problem(4, n=80, a=7)
+    X_sparse, y_sparse, nominal_sparse = sparse_problem(2, n=90, a=40)
+    return [
+        ("numeric", cont, (cont[:, 0] > .5).astype(float), None, {}),
+        ("mixed, 3 classes", mixed, np.floor(cont[:, 1] * 3),
+         np.arange(9) >= 5, dict(k_nearest=4, weight_by_distance=True)),
+        ("missing", X_missing, y_missing, nominal_missing,
+         dict(misses="any")),
+        ("sparse", X_sparse, y_sparse, nominal_sparse, {}),
+        ("regression", cont, cont[:, 0] + rng.random(120) * .2, None,
+         dict(regression=True, n_iterations=70, random_state=2)),
+    ]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_vectorised_path_equals_the_compiled_kernels(variant):
+    """Numeric, mixed, missing, sparse and regression data, with rank
+    weights, Relief-E, m < n and traces: the vectorised path's weights and
+    traces equal the compiled ones to rounding."""
+    for name, X, y, nominal, options in _problems():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fast = relieff(X, y, nominal, variant=variant, trace_every=11,
+                           kernels="vectorised", **options)
+            compiled = relieff(X, y, nominal, variant=variant,
+                               trace_every=11, kernels="compiled",
+                               **options)
+        np.testing.assert_allclose(fast.weights, compiled.weights, rtol=0,
+                                   atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(fast.trace, compiled.trace, rtol=0,
+                                   atol=1e-12, err_msg=name)
+
+
+def test_vectorised_path_refuses_large_sparse_data(monkeypatch):
+    from orangecontrib.relief.core import vectorised
+    monkeypatch.setattr(vectorised, "DENSE_MAX_VALUES", 100)
+    X, y, nominal = sparse_problem(2, n=90, a=40)
+    with pytest.raises(ValueError, match="kernels='compiled'"):
+        relieff(X, y, nominal, kernels="vectorised")
+    with pytest.raises(ValueError, match="kernels must be"):
+        relieff(X, y, nominal, kernels="fast")
+
+
+FRESH = textwrap.dedent("""
+    import importlib.util, json, sys, time, warnings
+    import numpy as np
+    spec = importlib.util.spec_from_file_location(
+        "fresh_core", sys.argv[1] + "/__init__.py",
+        submodule_search_locations=[sys.argv[1]])
+    core = importlib.util.module_from_spec(spec)
+    sys.modules["fresh_core"] = core
+    spec.loader.exec_module(core)
+    with np.load(sys.argv[2]) as f:
+        X, y, nominal = f["X"], f["y"], f["nominal"]
+    warnings.simplefilter("ignore")
+    out = {}
+    for variant in ("relieff", "drelieff", "pdrelieff"):
+        started = time.perf_counter()
+        out[variant] = core.relieff(X, y, nominal, variant=variant,
+                                    status=print).weights.tolist()
+    compiled = [name for name, dispatcher in
+                vars(sys.modules["fresh_core.visits"]).items()
+                if hasattr(dispatcher, "overloads") and dispatcher.overloads]
+    print(json.dumps(dict(weights=out, compiled=compiled)))
+""")
+
+
+def test_fresh_installation_gives_the_warm_weights(tmp_path):
+    """A fresh copy of the engine in a new process with an empty numba cache
+    (no background compilation: that would take minutes here) gives its
+    first results without compiling the loop kernels, and they equal the
+    compiled kernels' weights of this process."""
+    copy = tmp_path / "core"
+    shutil.copytree(CORE, copy, ignore=shutil.ignore_patterns(
+        "__pycache__"))
+    table = Table("heart_disease")
+    nominal = np.array([v.is_discrete for v in table.domain.attributes])
+    data = tmp_path / "heart.npz"
+    np.savez(data, X=table.X, y=table.Y, nominal=nominal)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               ORANGE3_RELIEF_KERNELS="auto", ORANGE3_RELIEF_WARMUP="0")
+    done = subprocess.run([sys.executable, "-c", FRESH, str(copy), str(data)],
+                          env=env, capture_output=True, text=True,
+                          check=True, timeout=600)
+    lines = done.stdout.strip().splitlines()
+    first = json.loads(lines[-1])
+    assert first["compiled"] == []       # the loops were not compiled
+    assert any("first use" in line for line in lines[:-1])
+    for variant in VARIANTS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            warm = relieff(table.X, table.Y, nominal, variant=variant)
+        np.testing.assert_allclose(first["weights"][variant], warm.weights,
+                                   rtol=0, atol=1e-12)
+
+
+def test_background_compilation_marks_what_it_compiled(tmp_path,
+                                                        monkeypatch):
+    """``warmup.compile_set`` leaves a marker that names the engine's source
+    and the cache; the engine then takes the compiled kernels."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    warmup._fingerprint.cache_clear()
+    try:
+        kernel_set = ("relieff", "int8", "float32")
+        assert not warmup.is_compiled(kernel_set)
+        warmup.compile_set(kernel_set)
+        assert warmup.is_compiled(kernel_set)
+        assert warmup.marker(kernel_set).parent == tmp_path
+        assert not warmup.is_compiled(("feedback", "int8", "float32"))
+    finally:
+        warmup._fingerprint.cache_clear()

@@ -23,7 +23,7 @@ import numpy as np
 from . import plan, vectorised, warmup
 from .estimates import VARIANT_D, VARIANT_PD, VARIANT_RELIEFF
 from .feedback import feedback_batch
-from .neighbours import MODE_REGRESSION, Neighbourhood
+from .neighbours import MODE_REGRESSION, RULE_K, RULES, Neighbourhood
 from .prepare import Data, Prepared, ReliefWarning, prepare
 from .speedups import ALL, Speedups
 from .visits import Blocks, relief_rows
@@ -109,7 +109,8 @@ def _threads(n_jobs):
 
 
 def _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
-                   trace_every, n_jobs=None):
+                   trace_every, n_jobs=None, neighbours="k",
+                   regression=False):
     if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(
             n_jobs, (int, np.integer)) or n_jobs == 0 or n_jobs < -1):
         raise ValueError(f"n_jobs must be a positive number of threads, or -1 "
@@ -124,6 +125,18 @@ def _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
     if misses not in MISSES:
         raise ValueError(f"misses must be 'per_class' (ReliefF) or 'any' "
                          f"(Relief-E); got {misses!r}.")
+    if neighbours not in RULES:
+        raise ValueError(f"neighbours must be one of "
+                         f"{', '.join(map(repr, RULES))}; got {neighbours!r}.")
+    if neighbours != "k" and weight_by_distance:
+        raise ValueError(f"weight_by_distance ranks the k nearest; with "
+                         f"neighbours={neighbours!r} every neighbour within "
+                         "the radius counts the same. Use neighbours='k', or "
+                         "weight_by_distance=False.")
+    if neighbours.endswith("*") and regression:
+        raise ValueError(f"neighbours={neighbours!r} scores far instances, "
+                         "which RReliefF (a numeric target) does not define; "
+                         "use 'surf' or 'multisurf'.")
     if weight_by_distance and not sigma > 0:
         raise ValueError(f"sigma must be positive; got {sigma!r}.")
     if T is not None and not T > 0:
@@ -137,8 +150,8 @@ def _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
 def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             n_iterations=None, k_nearest=10, random_state=0,
             misses="per_class", weight_by_distance=False, sigma=2.0, T=None,
-            progress=None, trace_every=None, n_jobs=None, speedups=None,
-            status=None, kernels=None):
+            neighbours="k", progress=None, trace_every=None, n_jobs=None,
+            speedups=None, status=None, kernels=None):
     """Estimate feature weights with ReliefF or one of its variants.
 
     Parameters
@@ -173,6 +186,12 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         Width of the rank weights.
     T : float, optional
         pdReliefF's steepness; 2 / ln(m) when None.
+    neighbours : {"k", "surf", "surf*", "multisurf", "multisurf*"}
+        The neighbourhood rule: the k nearest hits and misses (ReliefF), or
+        every instance within a radius: SURF's mean distance over all pairs,
+        MultiSURF's mean distance from the visited instance minus half its
+        standard deviation; the starred rules also score the far instances
+        (``doc/semantics.md``, "Neighbourhood rules").
     progress : callable(fraction), optional
         Called with the fraction done; may raise to cancel the run.
     trace_every : int, optional
@@ -208,7 +227,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                   n_iterations=n_iterations, k_nearest=k_nearest,
                   random_state=random_state, misses=misses,
                   weight_by_distance=weight_by_distance, sigma=sigma, T=T,
-                  trace_every=trace_every, n_jobs=n_jobs, speedups=speedups)
+                  neighbours=neighbours, trace_every=trace_every,
+                  n_jobs=n_jobs, speedups=speedups)
     if progress is not None:
         progress(0.0)           # a cancel can act before the first batch
     run = _Run(setup.order, trace_every, progress, regression, setup.width)
@@ -244,13 +264,13 @@ class Setup(NamedTuple):
 
 def start(X, y, nominal=None, *, regression=False, variant="relieff",
           n_iterations=None, k_nearest=10, random_state=0, misses="per_class",
-          weight_by_distance=False, sigma=2.0, T=None, trace_every=None,
-          n_jobs=None, speedups=None):
+          weight_by_distance=False, sigma=2.0, T=None, neighbours="k",
+          trace_every=None, n_jobs=None, speedups=None):
     """Check the options of ``relieff`` (the same arguments) and plan the
     run: the ``Setup`` that ``relieff`` and the backends (``distributed``)
     run the visits of."""
     _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
-                   trace_every, n_jobs)
+                   trace_every, n_jobs, neighbours, regression)
     prep = prepare(X, y, nominal, regression)
     n = prep.group.shape[0]
     m = _n_visits(n_iterations, n)
@@ -262,7 +282,7 @@ def start(X, y, nominal=None, *, regression=False, variant="relieff",
     hood = None
     if not (a == 0 or _nothing_to_learn(prep, regression, k_nearest)):
         hood = plan.neighbourhood(prep, regression, misses, k_nearest,
-                                  weight_by_distance, sigma)
+                                  weight_by_distance, sigma, neighbours)
     return Setup(prep, order, variant_code, T_used, bool(regression),
                  1 + 2 * a if regression else a, hood,
                  ALL if speedups is None else speedups)
@@ -280,7 +300,8 @@ class ReliefJob(NamedTuple):
 def relieff_job(setup):
     """The ``ReliefJob`` of a ReliefF ``Setup`` with something to learn."""
     return ReliefJob(setup.prep.data(setup.regression),
-                     plan.blocks(setup.prep, setup.speedups), setup.hood,
+                     plan.blocks(setup.prep, setup.speedups, setup.hood.rule),
+                     setup.hood,
                      setup.speedups)
 
 
@@ -417,7 +438,7 @@ def _feedback(setup, n_threads, run):
             if state is None:
                 state = plan.feedback(prep, setup.variant, setup.T,
                                       setup.regression, setup.speedups,
-                                      n_threads)
+                                      n_threads, setup.hood.rule)
                 data = prep.data(setup.regression)
             settings, screening, tracking, carry = state
             written, carry = feedback_batch(
@@ -449,7 +470,8 @@ class _Kernels:
             self.forced = None
         prep = setup.prep
         copy = "float32"
-        if loop == "relieff" and prep.n_used > plan.SCREEN_MAX_FEATURES:
+        if loop == "relieff" and (prep.n_used > plan.SCREEN_MAX_FEATURES
+                                  or setup.hood.rule != RULE_K):
             copy = "float64"
         elif loop == "feedback" and prep.num.size * 4 >= \
                 plan.QUANTISED_MIN_BYTES:
@@ -460,10 +482,12 @@ class _Kernels:
             self.set in _READY or warmup.is_compiled(self.set)))
         self.dense = None
         if not self.ready:
-            self.dense = vectorised.dense_view(prep)
+            if setup.hood.rule == RULE_K:
+                self.dense = vectorised.dense_view(prep)
             if self.dense is None and self.forced == "vectorised":
-                raise ValueError("The vectorised kernels do not cover large "
-                                 "sparse data; use kernels='compiled'.")
+                raise ValueError("The vectorised kernels cover neither large "
+                                 "sparse data nor the radius rules; use "
+                                 "kernels='compiled'.")
             if self.forced is None:
                 warmup.start(first=self.set)
                 self._say("preparing fast kernels in the background "

@@ -24,7 +24,7 @@ from .diffs import JIT
 from .distances import distance_row, distance_row_parallel
 from .estimates import (dot, estimate, feedback_weights, row_sum_coefficients,
                         weights_of_range)
-from .neighbours import Exact, Screen, new_buffers, select
+from .neighbours import RULE_K, Exact, Screen, new_buffers, select
 from .prepare import SparseRows
 from .screens import order_columns, screen_weights, weighted_screens
 from .sparse import (distances, overlaps, row_sum, row_sums, track_row_sums,
@@ -262,11 +262,16 @@ def _adapt_lazy(lazy, selected, n_candidates, rows, walked):
 
 
 @njit(inline="always", **JIT)
-def _add_update(r, chosen, n_chosen, coef, data, regression, work, total):
-    """total += the update of visiting R."""
+def _add_update(r, chosen, n_chosen, coef, constant, data, regression,
+                work, total):
+    """total += the update of visiting R (and ``constant`` for every
+    feature: MultiSURF*'s far neighbours, classification)."""
     upd = work.upd
     if not data.sparse:
         upd[:] = 0.0
+    if constant != 0.0:
+        for i in range(total.shape[0]):
+            total[i] += constant
     update(r, chosen, coef, n_chosen, data, regression, work.scratch, upd)
     if data.sparse:
         move_sparse_update(r, chosen, n_chosen, data.rows, regression, upd,
@@ -296,7 +301,8 @@ def feedback_batch(rows, t_done, data, hood, run, screening, tracking, carry,
     # dReliefF on sparse data (every change applied at once) leaves each
     # visit's update and the next weights to the next parallel region
     fused = not run.regression and data.sparse and lazy == 0 \
-        and speedups.fused_sparse and speedups.running_row_sums
+        and speedups.fused_sparse and speedups.running_row_sums \
+        and hood.rule == RULE_K
     deferred, positive = False, False
     previous = (0, -1, chosen, coef)
     written = 0
@@ -323,8 +329,9 @@ def feedback_batch(rows, t_done, data, hood, run, screening, tracking, carry,
             distance_row(r, data, work.w, True, work.dist, 0, n)
         deferred = False
         # 3. R's neighbours
-        n_chosen, n_candidates = select(r, work.dist, data.group, hood,
-                                        buffers, screen, exact, n, speedups)
+        n_chosen, n_candidates, constant = select(
+            r, work.dist, data.group, hood, buffers, screen, exact, n,
+            speedups)
         if data.sparse and positive and lazy > 0:
             lazy = _adapt_lazy(lazy, buffers.selected,
                                n_candidates if screen.on else 0, data.rows,
@@ -334,8 +341,8 @@ def feedback_batch(rows, t_done, data, hood, run, screening, tracking, carry,
         if fused and b + 1 < rows.shape[0] and not traced:
             deferred, previous = True, (n_chosen, r, chosen, coef)
             continue
-        _add_update(r, chosen, n_chosen, coef, data, run.regression, work,
-                    total)
+        _add_update(r, chosen, n_chosen, coef, constant, data,
+                    run.regression, work, total)
         if traced:
             estimate(total, t, run.regression, trace[written])
             written += 1

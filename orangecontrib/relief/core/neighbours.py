@@ -28,6 +28,15 @@ from .prepare import SparseRows
 from .sparse import row_sum
 
 MODE_PER_CLASS, MODE_ANY, MODE_REGRESSION = 0, 1, 2
+# The neighbourhood rules: the k nearest, or all instances within a radius
+# (doc/semantics.md, "Neighbourhood rules").
+RULE_K, RULE_SURF, RULE_SURF_STAR, RULE_MULTISURF, RULE_MULTISURF_STAR = \
+    0, 1, 2, 3, 4
+RULES = {"k": RULE_K, "surf": RULE_SURF, "surf*": RULE_SURF_STAR,
+         "multisurf": RULE_MULTISURF, "multisurf*": RULE_MULTISURF_STAR}
+# select() returns this many chosen when a screen leaves a radius rule's
+# choice open: the caller computes the row's float64 distances and asks again
+UNSETTLED = -2
 
 # The k-th distance of each group is found among the rows within the k-th
 # distance of every SAMPLE_STEP-th row (on rows of at least SAMPLE_MIN_ROWS):
@@ -40,13 +49,17 @@ class Neighbourhood(NamedTuple):
     """Which neighbours a visit takes and how much each counts: ``mode``
     (MODE_PER_CLASS, MODE_ANY or MODE_REGRESSION), ``k``, the influence of
     each rank (1, or exp(-(rank / sigma)^2) with distance weighting), the
-    factors P(C) / (1 - P(class(R))) (classes x classes) and the number of
-    neighbour groups."""
+    factors P(C) / (1 - P(class(R))) (classes x classes), the number of
+    neighbour groups, the ``rule`` (RULE_K or a radius rule) and, for SURF,
+    each feature's mean diff over all pairs of instances (the radius is
+    sum_A w_A pair_means[A])."""
     mode: int
     k: int
     rank_weights: np.ndarray
     class_factor: np.ndarray
     n_groups: int
+    rule: int
+    pair_means: np.ndarray
 
 
 class Screen(NamedTuple):
@@ -319,21 +332,37 @@ def _shares(members, member_dist, m, k, rank_weights, sign, chosen, coef,
 
 
 @njit(**JIT)
+def _sign(hood, g, gr, any_miss):
+    """The sign and factor of neighbour group g of a visit of class gr:
+    -1 for hits, P(C) / (1 - P(class(R))) for the misses of class C, 1 for
+    all misses together and in regression."""
+    if hood.mode == MODE_REGRESSION or (any_miss and g == 1):
+        return 1.0
+    if g == (0 if any_miss else gr):
+        return -1.0
+    return hood.class_factor[gr, g]
+
+
+@njit(**JIT)
 def select(r, dist, group, hood, buffers, screen, exact, max_candidates,
            speedups):
     """R's neighbours in ``dist`` and their signed influences (see the
     module docstring): writes ``buffers.chosen[i]`` and ``buffers.coef[i]``
-    and returns how many there are, and how many candidates passed the
-    screen.  If more than ``max_candidates`` did, nothing is chosen and
-    (-1, their number) is returned."""
+    and returns how many there are, how many candidates passed the screen,
+    and a constant every feature's update gets (MultiSURF*'s far
+    instances; else 0).  If more than ``max_candidates`` passed, nothing is
+    chosen and (-1, their number, 0) is returned; UNSETTLED when a screen
+    leaves a radius rule's choice open."""
+    dist[r] = np.inf            # R is not its own neighbour
+    if hood.rule != RULE_K:
+        return _within_radius(r, dist, group, hood, buffers, screen, exact)
     any_miss = hood.mode == MODE_ANY
     gr = group[r]
     n = dist.shape[0]
-    dist[r] = np.inf            # R is not its own neighbour
     n_selected = _candidates(r, dist, group, any_miss, screen, buffers,
                              speedups.sampled_kth)
     if n_selected > max_candidates:
-        return -1, n_selected
+        return -1, n_selected, 0.0
     selected, chosen, coef = buffers.selected, buffers.chosen, buffers.coef
     members = selected[n:]
     member_dist = coef[n:]
@@ -354,12 +383,106 @@ def select(r, dist, group, hood, buffers, screen, exact, max_candidates,
                 member_dist[q] = exact_distance(r, members[q], exact)
         elif screen.on:
             _settle(r, members[:m], member_dist[:m], screen, exact)
-        if hood.mode == MODE_REGRESSION or (any_miss and g == 1):
-            sign = 1.0
-        elif g == (0 if any_miss else gr):
-            sign = -1.0
-        else:
-            sign = hood.class_factor[gr, g]
         n_chosen = _shares(members, member_dist, m, hood.k, hood.rank_weights,
-                           sign, chosen, coef, n_chosen)
-    return n_chosen, n_selected
+                           _sign(hood, g, gr, any_miss), chosen, coef,
+                           n_chosen)
+    return n_chosen, n_selected, 0.0
+
+
+# ---------------------------------------------------------------------------
+# Radius rules: SURF, SURF*, MultiSURF, MultiSURF*
+
+@njit(**JIT)
+def _radius(r, dist, hood, w, screen):
+    """(low, high, centre, slack) of R's radius rule: the near set is
+    d < low - tol, the far set (starred rules) d > high + tol, tol =
+    TIE_RTOL |centre|.  SURF: low = high = centre = sum_A w_A
+    pair_means[A], the mean distance over all pairs of instances.
+    MultiSURF: centre = the mean of R's distances to the n - 1 others, low
+    and high = centre -+ half their (population) standard deviation.  On a
+    screened row, ``slack`` bounds how far the thresholds may be from those
+    of the float64 row (0 without a screen)."""
+    n = dist.shape[0]
+    if hood.rule == RULE_SURF or hood.rule == RULE_SURF_STAR:
+        centre = 0.0
+        for f in range(w.shape[0]):
+            centre += w[f] * hood.pair_means[f]
+        return centre, centre, centre, 0.0
+    total = 0.0
+    for j in range(n):
+        if j != r:
+            total += dist[j]
+    centre = total / (n - 1)
+    squares = 0.0
+    for j in range(n):
+        if j != r:
+            squares += (dist[j] - centre) ** 2
+    half = np.sqrt(squares / (n - 1)) / 2
+    slack = 0.0
+    if screen.on:
+        # |mean - mean~| <= mean(e) and |sd - sd~| <= rms(e), e_j the
+        # screen's bound of row j
+        mean_e, mean_e2 = 0.0, 0.0
+        for j in range(n):
+            if j != r:
+                e = screen.c_err + screen.gamma * dist[j]
+                mean_e += e
+                mean_e2 += e * e
+        slack = mean_e / (n - 1) + np.sqrt(mean_e2 / (n - 1)) / 2
+    return centre - half, centre + half, centre, slack
+
+
+@njit(**JIT)
+def _within_radius(r, dist, group, hood, buffers, screen, exact):
+    """``select`` for the radius rules: every instance strictly inside the
+    radius is a near neighbour, every one strictly beyond the far threshold
+    (starred rules) a far one; an instance within TIE_RTOL of a threshold
+    is on it, in neither set.  Each group (hits, the misses of each class,
+    or all misses; every instance in regression) is averaged by the number
+    of its members: a near one counts sign / count, a far one -sign /
+    count, and MultiSURF*'s far groups (which score sameness, the mean of
+    -(1 - diff) for hits) add their sign to every feature (the returned
+    constant)."""
+    n = dist.shape[0]
+    any_miss = hood.mode == MODE_ANY
+    gr = group[r]
+    starred = hood.rule == RULE_SURF_STAR or hood.rule == RULE_MULTISURF_STAR
+    low, high, centre, slack = _radius(r, dist, hood, exact.w, screen)
+    tol = TIE_RTOL * abs(centre)
+    low, high = low - tol, high + tol
+    if screen.on:
+        for j in range(n):
+            if j == r:
+                continue
+            e = screen.c_err + screen.gamma * dist[j] + slack
+            if abs(dist[j] - low) <= e or (starred and
+                                           abs(dist[j] - high) <= e):
+                return UNSETTLED, 0, 0.0
+    n_groups = buffers.heap.shape[0]
+    near = np.zeros(n_groups, np.int64)
+    far = np.zeros(n_groups, np.int64)
+    side = buffers.selected       # 1 near, -1 far, 0 neither
+    for j in range(n):
+        side[j] = 0
+        if j != r:
+            g = _group_of(group, j, gr, any_miss)
+            if dist[j] < low:
+                side[j] = 1
+                near[g] += 1
+            elif starred and dist[j] > high:
+                side[j] = -1
+                far[g] += 1
+    n_chosen, constant = 0, 0.0
+    for j in range(n):
+        if side[j] != 0:
+            g = _group_of(group, j, gr, any_miss)
+            sign = _sign(hood, g, gr, any_miss)
+            buffers.chosen[n_chosen] = j
+            buffers.coef[n_chosen] = sign / near[g] if side[j] > 0 \
+                else -sign / far[g]
+            n_chosen += 1
+    if hood.rule == RULE_MULTISURF_STAR:
+        for g in range(n_groups):
+            if far[g] > 0:      # the group's mean of sign (1 - diff)
+                constant += _sign(hood, g, gr, any_miss)
+    return n_chosen, n_chosen, constant

@@ -10,7 +10,9 @@ import numpy as np
 from . import estimates
 from .feedback import Carry, Feedback, Screening
 from .neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
+                         RULE_K, RULE_SURF, RULE_SURF_STAR, RULES,
                          Neighbourhood)
+from .pairs import pair_means
 from .nominal import pack_planes
 from .screens import BY_FEATURE_MAX, BY_FEATURE_TILE
 from .sparse import RowSums, feature_parts, start_row_sums
@@ -47,7 +49,7 @@ _NO_PLANES = np.zeros((0, 0), np.uint64)
 
 
 def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
-                  sigma):
+                  sigma, rule="k"):
     """The ``Neighbourhood`` of a run (``doc/semantics.md``)."""
     if misses == "any" and not regression:
         mode, n_groups = MODE_ANY, 2
@@ -61,8 +63,11 @@ def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
     n = prep.group.shape[0]
     # P(C) / (1 - P(class(R))) from counts, so two classes give exactly 1
     class_factor = counts[None, :] / np.maximum(n - counts[:, None], 1)
+    code = RULES[rule]
+    means = pair_means(prep) if code in (RULE_SURF, RULE_SURF_STAR) \
+        else np.zeros(0)
     return Neighbourhood(mode, int(k_nearest), rank_weights, class_factor,
-                         n_groups)
+                         n_groups, code, means)
 
 
 def _can_screen(prep):
@@ -80,7 +85,7 @@ def _planes(prep):
     return pack_planes(prep.nom)
 
 
-def blocks(prep, speedups):
+def blocks(prep, speedups, rule=RULE_K):
     """ReliefF's ``Blocks``: a float32 copy of the numeric data (stored
     feature by feature for at most BY_FEATURE_MAX numeric features and no
     nominal ones), or the float64 data where a float32 screen does not apply
@@ -89,10 +94,14 @@ def blocks(prep, speedups):
     if prep.sparse or prep.has_missing or not speedups.blocks:
         return Blocks(np.zeros((0, 0), np.float32), np.zeros(0), _NO_PLANES,
                       1, False, speedups.min_form, 1)
+    # a radius rule's thresholds come from the whole row: a float32 screen's
+    # bound would leave many visits open (neighbours.UNSETTLED), the float64
+    # min form's (~1e-13) almost none
+    radius = rule != RULE_K
     by_feature = (speedups.by_feature and prep.nom.shape[1] == 0
-                  and 0 < prep.num.shape[1] <= BY_FEATURE_MAX)
+                  and 0 < prep.num.shape[1] <= BY_FEATURE_MAX and not radius)
     dtype = np.float32 if speedups.float32_copy and _can_screen(prep) \
-        else np.float64
+        and not radius else np.float64
     planes, n_bits = _planes(prep)
     if by_feature:
         copy = np.ascontiguousarray(prep.num.T, dtype=dtype)
@@ -100,7 +109,7 @@ def blocks(prep, speedups):
                       BY_FEATURE_TILE)
     copy = prep.num.astype(dtype) if dtype == np.float32 else prep.num
     return Blocks(copy, copy.sum(axis=1, dtype=np.float64), planes, n_bits,
-                  False, speedups.min_form, 1)
+                  False, speedups.min_form or radius, 1)
 
 
 def _quantised_copy(prep):
@@ -116,14 +125,15 @@ def _quantised_copy(prep):
     return out
 
 
-def screening(prep, speedups):
+def screening(prep, speedups, rule=RULE_K):
     """dReliefF / pdReliefF's ``Screening`` of dense data: a float32 copy
     of the numeric data, or a uint16 one when the float32 copy would be at
     least QUANTISED_MIN_BYTES (the variants read the whole copy at every
     visit: on big data, halve it again); an empty copy where no screen
     applies."""
     order = np.arange(prep.num.shape[1])
-    if not (_can_screen(prep) and speedups.weighted_screen):
+    if not (_can_screen(prep) and speedups.weighted_screen
+            and rule == RULE_K):
         return Screening(np.zeros((0, 0), np.float32), 0.0, order)
     quantised = (speedups.uint16_copy and prep.num.size > 0
                  and prep.num.size * 4 >= QUANTISED_MIN_BYTES)
@@ -132,16 +142,19 @@ def screening(prep, speedups):
     return Screening(copy, 1.0 / 65535 if quantised else 0.0, order)
 
 
-def feedback(prep, variant, T, regression, speedups, n_threads):
+def feedback(prep, variant, T, regression, speedups, n_threads,
+             rule=RULE_K):
     """The settings, the screening copy, the running row sums and the
-    starting ``Carry`` of a dReliefF / pdReliefF run."""
+    starting ``Carry`` of a dReliefF / pdReliefF run (a radius rule's
+    thresholds come from the whole row: no screen, nothing waits)."""
     n = prep.group.shape[0]
     parallel = speedups.parallel_rows and \
         n * max(prep.n_used, 1) >= PARALLEL_ROW_TERMS
     run = Feedback(variant, float(T or 0.0), bool(regression),
                    n_threads if parallel else 1)
     lazy = SPARSE_LAZY_RTOL if (prep.sparse and speedups.waiting_changes
-                                and variant == estimates.VARIANT_PD) else 0.0
+                                and variant == estimates.VARIANT_PD
+                                and rule == RULE_K) else 0.0
     if prep.sparse:
         tracking = start_row_sums(prep.sp, n,
                                   feature_parts(prep.sp.col_ptr,
@@ -149,4 +162,4 @@ def feedback(prep, variant, T, regression, speedups, n_threads):
     else:
         tracking = RowSums(np.zeros((0, 3, 0)), np.zeros((3, 0)), np.zeros(0),
                            np.zeros(2, np.int64), np.zeros(0), 0.0, 0.0)
-    return run, screening(prep, speedups), tracking, Carry(0.0, lazy)
+    return run, screening(prep, speedups, rule), tracking, Carry(0.0, lazy)

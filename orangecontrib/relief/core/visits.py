@@ -10,7 +10,8 @@ from numba import njit
 
 from .diffs import JIT
 from .distances import distance_row
-from .neighbours import MODE_REGRESSION, Exact, Screen, new_buffers, select
+from .neighbours import (MODE_REGRESSION, UNSETTLED, Exact, Screen,
+                         new_buffers, select)
 from .screens import (MIN_FORM_CHUNK, by_feature_tiles, min_form_bound,
                       screen_bound, tiled_distances)
 from .sparse import distances, overlaps, row_sums, zero_below
@@ -115,9 +116,15 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
                                 0.0, no_screen.slack)
             elif screened:
                 screen = Screen(True, c_err, gamma, no_screen.slack)
-            n_chosen = select(r, dist[i], data.group, hood, buffers, screen,
-                              exact, n, speedups)[0]
-            upd[b + i, :] = 0.0
+            n_chosen, _, constant = select(r, dist[i], data.group, hood,
+                                           buffers, screen, exact, n,
+                                           speedups)
+            if n_chosen == UNSETTLED:   # a radius rule: the float64 row
+                distance_row(r, data, ones, False, dist[i], 0, n)
+                n_chosen, _, constant = select(r, dist[i], data.group, hood,
+                                               buffers, no_screen, exact, n,
+                                               speedups)
+            upd[b + i, :] = constant    # (0 but for MultiSURF*)
             update(r, buffers.chosen, buffers.coef, n_chosen, data,
                    regression, scratch, upd[b + i])
         b += size

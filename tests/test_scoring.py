@@ -57,8 +57,16 @@ def test_scorer_equals_engine_and_conventions(Scorer):
 
 
 def test_names_and_repr():
+    """Every column name says the algorithm and its neighbourhood, so none
+    can be taken for Orange's own "ReliefF" (a 50-instance sample)."""
     assert [S().name for S in SCORERS + [RReliefF]] == \
-        ["ReliefF", "dReliefF", "pdReliefF", "RReliefF"]
+        ["ReliefF (k=10)", "dReliefF (k=10)", "pdReliefF (k=10)",
+         "RReliefF (k=10)"]
+    assert ReliefF(neighbours="multisurf").name == "MultiSURF"
+    assert ReliefF(neighbours="surf*").name == "SURF*"
+    assert PDReliefF(neighbours="multisurf").name == "pdReliefF (MultiSURF)"
+    assert RReliefF(neighbours="surf").name == "RReliefF (SURF)"
+    assert ReliefF(k_nearest=5).name == "ReliefF (k=5)"
     assert repr(PDReliefF(k_nearest=5, T=0.5)) == \
         "PDReliefF(k_nearest=5, T=0.5)"
 
@@ -174,5 +182,5 @@ class TestRankWidget(WidgetTest):
         scores = self.get_output(self.widget.Outputs.scores)
         names = [v.name for v in scores.domain.attributes]
         np.testing.assert_allclose(
-            scores.get_column(names.index("ReliefF")),
+            scores.get_column(names.index("ReliefF (k=5)")),
             ReliefF(k_nearest=5)(table), atol=1e-15)

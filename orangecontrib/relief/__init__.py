@@ -6,8 +6,9 @@ The scorers work like ``Orange.preprocess.score`` scorers; the engine in
 Importing this package does not import Orange (importing Orange costs
 ~160 MB), so ``orangecontrib.relief.core`` stays light:
 
-* the Orange scorers (``ReliefF``, ``DReliefF``, ``PDReliefF``, ``RReliefF``)
-  are loaded from :mod:`.scoring` on first access (PEP 562 ``__getattr__``);
+* the Orange scorers (``ReliefF``, ``DReliefF``, ``PDReliefF``, ``RReliefF``,
+  and the ``TuRF`` wrapper) are loaded from :mod:`.scoring` and :mod:`.turf`
+  on first access (PEP 562 ``__getattr__``);
 * the ``.arff`` reader/writer (:mod:`.io.arff`) is registered with
   ``Orange.data.io.FileFormat`` as soon as Orange's ``Orange.data.io`` is
   imported: right away if it already is, otherwise by a one-shot import
@@ -21,10 +22,11 @@ import warnings
 
 from .core import ReliefResult, ReliefWarning, relieff
 
-__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "relieff",
+__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "TuRF", "relieff",
            "ReliefResult", "ReliefWarning"]
 
 _SCORERS = frozenset(("ReliefF", "DReliefF", "PDReliefF", "RReliefF"))
+_WRAPPERS = {"TuRF": ".turf"}
 # Submodules that used to be imported eagerly, hence reachable as attributes.
 _SUBMODULES = frozenset(("scoring", "io"))
 
@@ -33,6 +35,11 @@ def __getattr__(name):
     if name in _SCORERS:
         scoring = importlib.import_module(".scoring", __name__)
         value = getattr(scoring, name)
+        globals()[name] = value
+        return value
+    if name in _WRAPPERS:
+        value = getattr(importlib.import_module(_WRAPPERS[name], __name__),
+                        name)
         globals()[name] = value
         return value
     if name in _SUBMODULES:

@@ -17,7 +17,11 @@ from Orange.preprocess.score import Scorer
 from .core import ReliefResult, relieff
 from .core.engine import _check_options
 
-__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF"]
+__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "RULE_NAMES"]
+
+#: How each neighbourhood rule is written in names and menus.
+RULE_NAMES = {"k": "k nearest", "surf": "SURF", "surf*": "SURF*",
+              "multisurf": "MultiSURF", "multisurf*": "MultiSURF*"}
 
 _ALL_FEATURES = object()   # score_data(data) without feature: Rank's call
 
@@ -46,6 +50,10 @@ class ReliefF(Scorer):
         together (Relief-E; original Relief with ``k_nearest=1``).
     n_jobs : int, optional
         Threads; all cores when None.
+    neighbours : {"k", "surf", "surf*", "multisurf", "multisurf*"}
+        The neighbourhood rule: the k nearest hits and misses, or every
+        instance within SURF's or MultiSURF's radius (the starred rules also
+        score the far instances); see ``doc/semantics.md``.
     """
     feature_type = Variable
     class_type = Variable
@@ -56,9 +64,9 @@ class ReliefF(Scorer):
 
     def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
                  weight_by_distance=False, sigma=2.0, misses="per_class",
-                 n_jobs=None):
+                 n_jobs=None, neighbours="k"):
         _check_options(self.variant, k_nearest, misses, weight_by_distance,
-                       sigma, None, None, n_jobs)
+                       sigma, None, None, n_jobs, neighbours)
         self.n_iterations = n_iterations
         self.k_nearest = k_nearest
         self.random_state = random_state
@@ -66,17 +74,26 @@ class ReliefF(Scorer):
         self.sigma = sigma
         self.misses = misses
         self.n_jobs = n_jobs
+        self.neighbours = neighbours
 
     @property
     def name(self):
-        """The column title in Rank."""
-        return self.friendly_name
+        """The column title in Rank: the algorithm and its neighbourhood,
+        e.g. "ReliefF (k=10)", "MultiSURF*", "pdReliefF (MultiSURF)", so it
+        cannot be taken for Orange's own "ReliefF" column."""
+        if self.neighbours == "k":
+            return f"{self.friendly_name} (k={self.k_nearest})"
+        rule = RULE_NAMES[self.neighbours]
+        if self.variant == "relieff" and self.friendly_name == "ReliefF":
+            return rule
+        return f"{self.friendly_name} ({rule})"
 
     def _options(self):
         return dict(variant=self.variant, n_iterations=self.n_iterations,
                     k_nearest=self.k_nearest, random_state=self.random_state,
                     weight_by_distance=self.weight_by_distance,
-                    sigma=self.sigma, misses=self.misses, n_jobs=self.n_jobs)
+                    sigma=self.sigma, misses=self.misses, n_jobs=self.n_jobs,
+                    neighbours=self.neighbours)
 
     def _check_class(self, data):
         domain = data.domain
@@ -139,9 +156,10 @@ class PDReliefF(ReliefF):
 
     def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
                  weight_by_distance=False, sigma=2.0, misses="per_class",
-                 n_jobs=None, T=None):
+                 n_jobs=None, T=None, neighbours="k"):
         super().__init__(n_iterations, k_nearest, random_state,
-                         weight_by_distance, sigma, misses, n_jobs)
+                         weight_by_distance, sigma, misses, n_jobs,
+                         neighbours)
         _check_options(self.variant, k_nearest, misses, weight_by_distance,
                        sigma, T, None)
         self.T = T

@@ -482,12 +482,60 @@ class TestRankWithReliefScorers(widget_tests.WidgetTest):
         self.wait_until_finished(widget=rank, timeout=60000)
         scores = self.get_output(rank.Outputs.scores, widget=rank)
         names = [a.name for a in scores.domain.attributes]
-        self.assertEqual(names, ["ReliefF", "dReliefF", "pdReliefF"])
+        self.assertEqual(names, ["ReliefF (k=10)", "dReliefF (k=10)",
+                                 "pdReliefF (k=10)"])
         for column, cls in enumerate((ReliefF, DReliefF, PDReliefF)):
             np.testing.assert_allclose(scores.X[:, column], cls()(data),
                                        rtol=1e-12)
         self.assertFalse(rank.Error.active)
 
+    def test_rank_tells_builtin_relieff_from_ours(self):
+        """With Orange's own ReliefF ticked as well, every column's title
+        is different."""
+        data = small_iris()
+        rank = self.create_widget(OWRank)
+        self.send_signal(rank.Inputs.data, data, widget=rank)
+        self.send_signal(rank.Inputs.scorer, ReliefF(), 0, widget=rank)
+        self.send_signal(rank.Inputs.scorer, ReliefF(neighbours="multisurf"),
+                         1, widget=rank)
+        self.wait_until_finished(widget=rank, timeout=60000)
+        scores = self.get_output(rank.Outputs.scores, widget=rank)
+        names = [a.name for a in scores.domain.attributes]
+        self.assertEqual(len(names), len(set(names)), names)
+        self.assertIn("ReliefF (k=10)", names)
+        self.assertIn("MultiSURF", names)
+
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RuleWidgetTests(widget_tests.WidgetTest):
+    """The neighbourhood rule setting of the scoring widgets."""
+
+    def test_rule_setting_reaches_the_scorer(self):
+        widget = self.create_widget(OWPDReliefF)
+        data = small_iris()
+        widget.controls.rule_index.setCurrentIndex(
+            OWPDReliefF.RULES.index("multisurf"))
+        widget.controls.rule_index.activated.emit(
+            OWPDReliefF.RULES.index("multisurf"))
+        self.assertFalse(widget.k_spin.isEnabled())
+        self.send_signal(widget.Inputs.data, data, widget=widget)
+        self.wait_until_finished(widget=widget, timeout=60000)
+        scorer = self.get_output(widget.Outputs.scorer, widget=widget)
+        self.assertEqual(scorer.neighbours, "multisurf")
+        self.assertEqual(scorer.name, "pdReliefF (MultiSURF)")
+        scores = self.get_output(widget.Outputs.scores, widget=widget)
+        np.testing.assert_allclose(
+            scores.X[:, 0], PDReliefF(neighbours="multisurf")(data),
+            rtol=0, atol=1e-12)
+        self.assertFalse(widget.Warning.k_larger_than_class.is_shown())
+
+    def test_starred_rule_on_regression_shows_an_error(self):
+        widget = self.create_widget(OWReliefF)
+        widget.rule_index = OWReliefF.RULES.index("surf*")
+        self.send_signal(widget.Inputs.data, small_housing(), widget=widget)
+        self.wait_until_finished(widget=widget, timeout=60000)
+        self.assertTrue(widget.Error.compute_failed.is_shown())
+        self.assertIn("surf", str(widget.Error.compute_failed))

@@ -263,7 +263,7 @@ def _adapt_lazy(lazy, selected, n_candidates, rows, walked):
 
 @njit(inline="always", **JIT)
 def _add_update(r, chosen, n_chosen, coef, constant, data, regression,
-                work, total):
+                work, total, grouped):
     """total += the update of visiting R (and ``constant`` for every
     feature: MultiSURF*'s far neighbours, classification)."""
     upd = work.upd
@@ -272,7 +272,8 @@ def _add_update(r, chosen, n_chosen, coef, constant, data, regression,
     if constant != 0.0:
         for i in range(total.shape[0]):
             total[i] += constant
-    update(r, chosen, coef, n_chosen, data, regression, work.scratch, upd)
+    update(r, chosen, coef, n_chosen, data, regression, work.scratch, upd,
+           grouped)
     if data.sparse:
         move_sparse_update(r, chosen, n_chosen, data.rows, regression, upd,
                            total, 0, work.scratch.shape[0])
@@ -342,7 +343,7 @@ def feedback_batch(rows, t_done, data, hood, run, screening, tracking, carry,
             deferred, previous = True, (n_chosen, r, chosen, coef)
             continue
         _add_update(r, chosen, n_chosen, coef, constant, data,
-                    run.regression, work, total)
+                    run.regression, work, total, hood.rule != RULE_K)
         if traced:
             estimate(total, t, run.regression, trace[written])
             written += 1

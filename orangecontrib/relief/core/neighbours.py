@@ -408,16 +408,17 @@ def _radius(r, dist, hood, w, screen):
         for f in range(w.shape[0]):
             centre += w[f] * hood.pair_means[f]
         return centre, centre, centre, 0.0
+    dist[r] = 0.0       # (no branch in the sums: R adds 0, then its term)
     total = 0.0
     for j in range(n):
-        if j != r:
-            total += dist[j]
+        total += dist[j]
     centre = total / (n - 1)
     squares = 0.0
     for j in range(n):
-        if j != r:
-            squares += (dist[j] - centre) ** 2
-    half = np.sqrt(squares / (n - 1)) / 2
+        squares += (dist[j] - centre) ** 2
+    squares -= centre * centre
+    dist[r] = np.inf
+    half = np.sqrt(max(squares, 0.0) / (n - 1)) / 2
     slack = 0.0
     if screen.on:
         # |mean - mean~| <= mean(e) and |sd - sd~| <= rms(e), e_j the
@@ -458,31 +459,36 @@ def _within_radius(r, dist, group, hood, buffers, screen, exact):
             if abs(dist[j] - low) <= e or (starred and
                                            abs(dist[j] - high) <= e):
                 return UNSETTLED, 0, 0.0
+    # bucket 2g: group g's near instances, 2g + 1 its far ones; emitted
+    # bucket by bucket (a counting sort: runs of equal coefficients, which
+    # updates.update sums before multiplying)
     n_groups = buffers.heap.shape[0]
-    near = np.zeros(n_groups, np.int64)
-    far = np.zeros(n_groups, np.int64)
-    side = buffers.selected       # 1 near, -1 far, 0 neither
+    counts = np.zeros(2 * n_groups + 1, np.int64)
+    bucket = buffers.selected
     for j in range(n):
-        side[j] = 0
-        if j != r:
-            g = _group_of(group, j, gr, any_miss)
-            if dist[j] < low:
-                side[j] = 1
-                near[g] += 1
-            elif starred and dist[j] > high:
-                side[j] = -1
-                far[g] += 1
-    n_chosen, constant = 0, 0.0
+        d = dist[j]
+        b = 2 * _group_of(group, j, gr, any_miss)
+        b = b if d < low else (b + 1 if starred and d > high else -1)
+        bucket[j] = b if j != r else -1
+        counts[bucket[j] + 1] += 1
+    n_chosen = n - counts[0]
+    start = np.empty(2 * n_groups, np.int64)
+    position = 0
+    for b in range(2 * n_groups):
+        start[b] = position
+        position += counts[b + 1]
     for j in range(n):
-        if side[j] != 0:
-            g = _group_of(group, j, gr, any_miss)
-            sign = _sign(hood, g, gr, any_miss)
-            buffers.chosen[n_chosen] = j
-            buffers.coef[n_chosen] = sign / near[g] if side[j] > 0 \
-                else -sign / far[g]
-            n_chosen += 1
-    if hood.rule == RULE_MULTISURF_STAR:
-        for g in range(n_groups):
-            if far[g] > 0:      # the group's mean of sign (1 - diff)
-                constant += _sign(hood, g, gr, any_miss)
+        b = bucket[j]
+        if b >= 0:
+            buffers.chosen[start[b]] = j
+            start[b] += 1
+    constant = 0.0
+    for b in range(2 * n_groups):
+        count = counts[b + 1]
+        if count:
+            sign = _sign(hood, b // 2, gr, any_miss)
+            share = (sign if b % 2 == 0 else -sign) / count
+            buffers.coef[start[b] - count:start[b]] = share
+            if b % 2 == 1 and hood.rule == RULE_MULTISURF_STAR:
+                constant += sign    # the group's mean of sign (1 - diff)
     return n_chosen, n_chosen, constant

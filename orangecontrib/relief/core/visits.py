@@ -10,7 +10,7 @@ from numba import njit
 
 from .diffs import JIT
 from .distances import distance_row
-from .neighbours import (MODE_REGRESSION, UNSETTLED, Exact, Screen,
+from .neighbours import (MODE_REGRESSION, RULE_K, UNSETTLED, Exact, Screen,
                          new_buffers, select)
 from .screens import (MIN_FORM_CHUNK, by_feature_tiles, min_form_bound,
                       screen_bound, tiled_distances)
@@ -126,5 +126,5 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
                                                speedups)
             upd[b + i, :] = constant    # (0 but for MultiSURF*)
             update(r, buffers.chosen, buffers.coef, n_chosen, data,
-                   regression, scratch, upd[b + i])
+                   regression, scratch, upd[b + i], hood.rule != RULE_K)
         b += size

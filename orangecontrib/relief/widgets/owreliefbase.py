@@ -32,6 +32,7 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
+from orangecontrib.relief.scoring import RULE_NAMES
 from orangecontrib.relief.widgets.plotutils import CURVE_COLORS, StaticPlotView
 
 #: Aim for about this many points in the convergence plot.
@@ -198,6 +199,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     settings_version = 1
 
+    rule_index = Setting(0)   # index into RULES
     k_nearest = Setting(10)
     sample_instances = Setting(False)
     n_iterations = Setting(100)
@@ -216,6 +218,13 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     want_main_area = True
     graph_name = "plotview.plot"  # for image export
 
+    RULES = ("k", "surf", "surf*", "multisurf", "multisurf*")
+    RULE_TOOLTIP = (
+        "k nearest: the k nearest hits and misses.  SURF: every instance "
+        "closer than the mean distance over all pairs.  MultiSURF: every "
+        "instance closer than the visited one's mean distance minus half "
+        "its standard deviation (the rule recommended for interactions, "
+        "e.g. SNP data).  The starred forms also score the far instances.")
     MISSES = ("per_class", "any")
     MISSES_TOOLTIP = ("ReliefF takes k misses from every other class and "
                       "weighs them by the class prior; Relief-E takes the "
@@ -228,24 +237,30 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.result = None       # the last ReliefResult shown
         self._result_key = None  # parameters and data it was computed for
         self._setup_gui()
+        self._enable_k_controls()
         self.commit.now()
 
     # GUI
     def _setup_gui(self):
         box = gui.vBox(self.controlArea, "Neighbours")
-        gui.spin(box, self, "k_nearest", 1, 10000, label="Neighbours k:",
-                 controlWidth=80, alignment=Qt.AlignRight,
-                 callback=self._params_changed,
-                 tooltip="Number of nearest hits and of nearest misses "
-                         "(per class) for each visited instance.")
-        gui.doubleSpin(box, self, "sigma", 0.1, 1000, 0.5,
-                       label="Weight by distance, σ:",
-                       checked="weight_by_distance", controlWidth=80,
-                       alignment=Qt.AlignRight,
-                       callback=self._params_changed,
-                       checkCallback=self._params_changed,
-                       tooltip="The neighbour at rank r has influence "
-                               "exp(-(r/σ)²) instead of 1.")
+        gui.comboBox(box, self, "rule_index", label="Rule:",
+                     orientation=Qt.Horizontal,
+                     items=[RULE_NAMES[rule] for rule in self.RULES],
+                     callback=self._rule_changed, tooltip=self.RULE_TOOLTIP)
+        self.k_spin = gui.spin(
+            box, self, "k_nearest", 1, 10000, label="Neighbours k:",
+            controlWidth=80, alignment=Qt.AlignRight,
+            callback=self._params_changed,
+            tooltip="Number of nearest hits and of nearest misses "
+                    "(per class) for each visited instance.")
+        self.sigma_spin = gui.doubleSpin(
+            box, self, "sigma", 0.1, 1000, 0.5,
+            label="Weight by distance, σ:", checked="weight_by_distance",
+            controlWidth=80, alignment=Qt.AlignRight,
+            callback=self._params_changed,
+            checkCallback=self._params_changed,
+            tooltip="The neighbour at rank r has influence "
+                    "exp(-(r/σ)²) instead of 1.")
         self.misses_combo = gui.comboBox(
             box, self, "misses_any", label="Misses:",
             orientation=Qt.Horizontal,
@@ -333,6 +348,17 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             **kwargs), row, 1)
 
     # callbacks
+    def _rule_changed(self):
+        self._enable_k_controls()
+        self._params_changed()
+
+    def _enable_k_controls(self):
+        """k and the rank weights belong to the k-nearest rule."""
+        k_rule = self.RULES[self.rule_index] == "k"
+        for control in (self.k_spin, self.sigma_spin):
+            control.box.setEnabled(k_rule) if hasattr(control, "box") \
+                else control.setEnabled(k_rule)
+
     def _params_changed(self):
         if self.HAS_T:
             self._update_T_label()
@@ -374,10 +400,13 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         n_iterations = self.n_iterations if self.sample_instances else None
         if n_iterations is not None and n_known is not None:
             n_iterations = min(n_iterations, n_known)
+        rule = self.RULES[self.rule_index]
         params = dict(n_iterations=n_iterations, k_nearest=self.k_nearest,
                       random_state=self.random_state,
-                      weight_by_distance=bool(self.weight_by_distance),
-                      sigma=self.sigma, misses=self.MISSES[self.misses_any])
+                      weight_by_distance=bool(self.weight_by_distance)
+                      and rule == "k",
+                      sigma=self.sigma, misses=self.MISSES[self.misses_any],
+                      neighbours=rule)
         if self.HAS_T:
             params["T"] = self.T if self.custom_T else None
         return params
@@ -453,9 +482,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             "A numeric target has no misses: RReliefF weighs all k nearest "
             "neighbours by their difference in target." if regression else
             self.MISSES_TOOLTIP)
+        k_rule = self.RULES[self.rule_index] == "k"
         if regression:
             self.Information.regression()
-            if self.k_nearest > n_known - 1:
+            if k_rule and self.k_nearest > n_known - 1:
                 self.Warning.k_larger_than_class(
                     self.k_nearest, f"the {n_known - 1} other instances")
         else:
@@ -463,7 +493,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                  minlength=len(domain.class_var.values))
             present = np.flatnonzero(counts)
             smallest = present[np.argmin(counts[present])]
-            if self.k_nearest >= counts[smallest]:
+            if k_rule and self.k_nearest >= counts[smallest]:
                 self.Warning.k_larger_than_class(
                     self.k_nearest,
                     f"the {counts[smallest]} instances of class "

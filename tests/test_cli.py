@@ -7,9 +7,15 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from orangecontrib.relief import DReliefF, ReliefF
+from pathlib import Path
+
+from Orange.data import Domain, Table
+
+from orangecontrib.relief import DReliefF, PDReliefF, ReliefF
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.datasets import corral
+
+WEKA = Path(__file__).parent / "data" / "weka"
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +53,7 @@ def test_score_table_ranks_best_first(capsys, corral_file, corral_table):
     status, out, err = run(capsys, "score", corral_file)
     assert status == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith(f"ReliefF on {corral_file}: 160 instances, "
+    assert lines[0].startswith(f"ReliefF (k=10) on {corral_file}: 160 instances, "
                                f"{len(corral_table.domain.attributes)} features")
     assert "(classification); k = 10, m = 160, seed = 0" in lines[0]
     assert lines[1].split() == ["rank", "feature", "weight"]
@@ -152,6 +158,11 @@ def test_progress_bar_goes_to_stderr(capsys, corral_file):
     (["score", "{dir}"], "No readers"),
     (["score", "{noclass}"], "has no class variable"),
     (["score", "{corral}", "--m", "1000"], "n_iterations must be"),
+    (["score", "{corral}", "--class", "nope"], "has no column 'nope'; its "
+                                               "columns are 'A0'"),
+    (["score", "{corral}", "--T", "2"], "use it with --method pdrelieff"),
+    (["score", "{corral}", "--compat", "weka", "--misses", "any"],
+     "Weka has no misses='any'"),
 ])
 def test_bad_input_is_one_line_error_with_status_2(capsys, tmp_path,
                                                    corral_file, argv, message):
@@ -167,10 +178,101 @@ def test_bad_input_is_one_line_error_with_status_2(capsys, tmp_path,
 
 @pytest.mark.parametrize("option", [["--k", "0"], ["--top", "-1"],
                                     ["--m", "many"], ["--method", "relief"],
-                                    ["--format", "xml"]])
+                                    ["--format", "xml"], ["--sigma", "0"],
+                                    ["--T", "-1"], ["--n-jobs", "0"],
+                                    ["--compat", "orange"],
+                                    ["--misses", "all"]])
 def test_bad_option_values_exit_2_with_one_line(capsys, corral_file, option):
     with pytest.raises(SystemExit) as exit_info:
         main(["score", corral_file, *option])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and len(err.splitlines()) == 1
+
+
+def csv_weights(out):
+    return {row["feature"]: float(row["weight"])
+            for row in csv.DictReader(io.StringIO(out))}
+
+
+def test_class_names_the_target_column(capsys, tmp_path, corral_table):
+    """The skrebate / PMLB layout: a header row, no class marked, the
+    target in a column named ``class`` (here not the last one)."""
+    names = [var.name for var in corral_table.domain.attributes]
+    lines = ["\t".join(names[:2] + ["class"] + names[2:])]
+    for row, label in zip(corral_table.X, corral_table.Y):
+        values = [f"{v:g}" for v in row]
+        lines.append("\t".join(values[:2] + [f"{label:g}"] + values[2:]))
+    path = tmp_path / "pmlb.tsv"
+    path.write_text("\n".join(lines) + "\n")
+    status, out, err = run(capsys, "score", str(path))
+    assert status == 2 and "--class NAME" in err
+    status, out, _ = run(capsys, "score", str(path), "--class", "class",
+                         "--format", "csv")
+    assert status == 0
+    table = Table(str(path))
+    domain = table.domain
+    target = domain["class"]
+    expected = ReliefF()(table.transform(Domain(
+        [var for var in domain.attributes if var is not target], target)))
+    assert csv_weights(out) == dict(zip(names, expected))
+
+
+def test_class_moves_the_marked_target_to_the_features(capsys, corral_file,
+                                                       corral_table):
+    status, out, _ = run(capsys, "score", corral_file, "--class", "A0",
+                         "--format", "csv")
+    assert status == 0
+    weights = csv_weights(out)
+    assert "A0" not in weights and corral_table.domain.class_var.name in \
+        weights
+
+
+def test_every_scorer_option(capsys, corral_file, corral_table):
+    names = [var.name for var in corral_table.domain.attributes]
+    status, out, _ = run(capsys, "score", corral_file, "--method",
+                         "pdrelieff", "--k-nearest", "4", "--n-iterations",
+                         "60", "--random-state", "3", "--weight-by-distance",
+                         "--sigma", "1.5", "--misses", "any", "--T", "0.7",
+                         "--n-jobs", "1", "--format", "csv")
+    assert status == 0
+    expected = PDReliefF(k_nearest=4, n_iterations=60, random_state=3,
+                         weight_by_distance=True, sigma=1.5, misses="any",
+                         T=0.7, n_jobs=1)(corral_table)
+    assert csv_weights(out) == dict(zip(names, expected))
+
+
+def test_compat_weka_gives_wekas_numbers(capsys):
+    golden = (WEKA / "labor.weka.tsv").read_text().splitlines()
+    header, rows = golden[0].split("\t"), dict(
+        (line.split("\t")[0], line.split("\t")[1:]) for line in golden[1:])
+    table = Table(str(WEKA / "labor.arff"))
+    names = [var.name for var in table.domain.attributes]
+    assert len(header) == len(names) + 1
+    for option, argv in [("k10", []),
+                         ("k3_weighted_sigma1", ["--k", "3",
+                                                 "--weight-by-distance",
+                                                 "--sigma", "1"]),
+                         ("m20_s1", ["--m", "20", "--seed", "1"])]:
+        status, out, _ = run(capsys, "score", str(WEKA / "labor.arff"),
+                             "--compat", "weka", "--format", "csv", *argv)
+        assert status == 0
+        weights = csv_weights(out)
+        assert_allclose([weights[name] for name in names],
+                        np.array(rows[option], float), rtol=0, atol=1e-12)
+    status, out, _ = run(capsys, "score", str(WEKA / "labor.arff"),
+                         "--compat", "weka")
+    assert "Weka's numbers" in out.splitlines()[0]
+
+
+def test_infinite_values_in_a_file_are_missing_with_a_warning(capsys,
+                                                              tmp_path):
+    """Orange reads +-inf in a file as a missing value; the command line
+    says so in one line."""
+    rows = "".join(f"{i % 4}|{'inf' if i == 3 else (i * 7) % 5}|{'uv'[i % 2]}"
+                   "\n" for i in range(12))
+    path = write(tmp_path / "infinite.tab", "a|b|y\nc|c|d\n||class\n" + rows)
+    status, out, err = run(capsys, "score", path, "--k", "2")
+    assert status == 0
+    assert err == (f"warning: {path} holds infinite values; Orange reads "
+                   "them as missing values.\n")

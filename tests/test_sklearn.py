@@ -198,3 +198,44 @@ def test_pipeline_in_cross_val_score():
     everything = cross_val_score(knn, X, y, cv=4)
     assert selected.mean() > 0.9
     assert selected.mean() > everything.mean() + 0.2
+
+
+def weka_frame(name):
+    """An ARFF table of tests/data/weka as a DataFrame: nominal attributes
+    as pandas categories with Weka's declared values, the class as text."""
+    from pathlib import Path
+
+    from Orange.data import Table
+    table = Table(str(Path(__file__).parent / "data" / "weka"
+                      / f"{name}.arff"))
+    columns = {}
+    for j, var in enumerate(table.domain.attributes):
+        column = table.X[:, j]
+        if var.is_discrete:
+            codes = np.where(np.isnan(column), -1, column).astype(int)
+            columns[var.name] = pd.Categorical.from_codes(
+                codes, categories=list(var.values))
+        else:
+            columns[var.name] = column
+    labels = np.array(table.domain.class_var.values)[table.Y.astype(int)]
+    return pd.DataFrame(columns), labels
+
+
+@pytest.mark.parametrize("name", ["labor", "vote", "heart_disease"])
+def test_compat_weka_gives_wekas_numbers(name):
+    from pathlib import Path
+    golden = (Path(__file__).parent / "data" / "weka"
+              / f"{name}.weka.tsv").read_text().splitlines()
+    rows = {line.split("\t")[0]: np.array(line.split("\t")[1:], float)
+            for line in golden[1:]}
+    X, labels = weka_frame(name)
+    for option, params in [("k10", {}),
+                           ("k10_weighted_sigma2", dict(
+                               weight_by_distance=True, sigma=2)),
+                           ("m20_s1", dict(n_iterations=20,
+                                           random_state=1))]:
+        selector = ReliefFSelector(compat="weka", **params).fit(X, labels)
+        assert_allclose(selector.feature_importances_, rows[option],
+                        rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="-D seed"):
+        ReliefFSelector(compat="weka", random_state=None).fit(X, labels)

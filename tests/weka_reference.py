@@ -15,7 +15,8 @@ import math
 
 import numpy as np
 
-__all__ = ["weka_relieff", "JavaRandom", "weka_sort", "rank_weights"]
+__all__ = ["weka_relieff", "JavaRandom", "weka_sort", "rank_weights",
+           "feedback_weights"]
 
 #: Weka's Utils.SMALL: two doubles closer than this are "equal" (section 2).
 SMALL = 1e-6
@@ -259,14 +260,26 @@ class _Data:
                            (u != v).astype(float))
         return np.where(self.nominal, nominal, out)
 
-    def distances(self, r):
+    def distances(self, r, weights=None):
         """Section 4: the distance of every row to row r, the sum of the
         attributes' diffs added one attribute at a time in column order,
-        starting from 0.0 (the class is not among the attributes)."""
+        starting from 0.0 (the class is not among the attributes).  With
+        ``weights`` (the feedback variants of doc/semantics.md,
+        "compat='weka'"), each diff is multiplied by its attribute's weight
+        before it is added."""
         total = np.zeros(self.n)
         for f in range(self.a):
-            total = total + self.diff_column(f, self.X[:, f], self.X[r, f])
+            diff = self.diff_column(f, self.X[:, f], self.X[r, f])
+            total = total + (diff if weights is None else weights[f] * diff)
         return total
+
+    def inert(self):
+        """The attributes whose diff is 0 for every pair of rows, found by
+        trying every pair."""
+        return np.array([all(not self.diff_column(f, self.X[:, f],
+                                                  self.X[r, f]).any()
+                             for r in range(self.n))
+                         for f in range(self.a)])
 
 
 _LAST = {}
@@ -342,9 +355,27 @@ def candidates(distance, rows, k):
     return np.concatenate([head, tail[distance[tail] < limit]])
 
 
+def feedback_weights(merits, t, variant, T, inert):
+    """doc/semantics.md's distance weights at visit t (1-based) from the
+    merits after t - 1 visits: dReliefF max(0, W), pdReliefF
+    max(0, (1 - W) * (1 / t^T) + W); a weight <= t 2^-52 (or NaN) is 0, and
+    so is that of an inert attribute; at t = 1, or when every weight is 0,
+    all are 1."""
+    if t == 1:
+        return np.ones(len(merits))
+    w = np.array(merits, dtype=float)
+    if variant == "pdrelieff":
+        scale = 1.0 / t ** T
+        w = (1.0 - w) * scale + w
+    with np.errstate(invalid="ignore"):
+        w = np.where(w > t * 2.0 ** -52, w, 0.0)
+    w[inert] = 0.0
+    return w if (w > 0).any() else np.ones(len(merits))
+
+
 def weka_relieff(X, y, nominal, n_values, k=10, sample_size=-1, seed=1,
                  weight_by_distance=False, sigma=2.0, regression=False,
-                 n_classes=None):
+                 n_classes=None, variant=None, T=None):
     """Weka 3.9.7 ReliefFAttributeEval's merits.
 
     X: n x a floats, NaN = missing; a nominal attribute holds 0-based codes
@@ -356,6 +387,12 @@ def weka_relieff(X, y, nominal, n_values, k=10, sample_size=-1, seed=1,
     multi-class factors depend on the declared number, not on the classes
     present.  k, sample_size (-M), seed (-D), weight_by_distance (-W) and
     sigma (-A) are Weka's options.  Returns one merit per attribute.
+
+    variant "drelieff" or "pdrelieff" (with T, default 2 / ln m): the
+    feedback variants on Weka's definitions (doc/semantics.md,
+    "compat='weka'"): before visit t the distance weights come from the
+    merits after t - 1 visits (``feedback_weights``) and multiply each
+    attribute's diff in the distance.
     """
     data = _prepared(X, y, nominal, n_values, regression)
     n, a = data.n, data.a
@@ -382,26 +419,42 @@ def weka_relieff(X, y, nominal, n_values, k=10, sample_size=-1, seed=1,
     total = len(order)
     weights = np.zeros(a)                       # classification sums
     n_dc, n_da, n_dcda = 0.0, np.zeros(a), np.zeros(a)   # regression sums
+    if variant is not None:
+        inert = data.inert()
+        if T is None:
+            T = 2.0 / math.log(total) if total > 1 else math.inf
 
-    for r in order:
+    def find_slots(r, distance):
+        # Section 5: the neighbours.  Rows in row order, r itself left
+        # out by index; in classification rows with a missing class are
+        # left out and each class has its own slots; in regression every
+        # row (even one with a missing target) shares one group.
+        if regression:
+            groups = {0: [i for i in all_rows if i != r]}
+        else:
+            groups = {c: [i for i in class_rows[c] if i != r]
+                      for c in range(n_classes)}
+        return {c: nearest(distance, candidates(distance, rows, k), k)
+                for c, rows in groups.items()}
+
+    def merits(visits):
+        # Section 11 after ``visits`` visits
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if regression:
+                return n_dcda / n_dc - (n_da - n_dcda) / (visits - n_dc)
+            return weights * (1.0 / visits) if visits else weights * 0.0
+
+    for t, r in enumerate(order, start=1):
         if math.isnan(y[r]):
             continue                            # section 9: counted, no update
-        memo_key = (r, k, n_classes)
-        if memo_key not in data.slots_memo:
-            distance = data.distances(r)
-            # Section 5: the neighbours.  Rows in row order, r itself left
-            # out by index; in classification rows with a missing class are
-            # left out and each class has its own slots; in regression every
-            # row (even one with a missing target) shares one group.
-            if regression:
-                groups = {0: [i for i in all_rows if i != r]}
-            else:
-                groups = {c: [i for i in class_rows[c] if i != r]
-                          for c in range(n_classes)}
-            data.slots_memo[memo_key] = {
-                c: nearest(distance, candidates(distance, rows, k), k)
-                for c, rows in groups.items()}
-        slots = data.slots_memo[memo_key]
+        if variant is not None:
+            w = feedback_weights(merits(t - 1), t, variant, T, inert)
+            slots = find_slots(r, data.distances(r, w))
+        else:
+            memo_key = (r, k, n_classes)
+            if memo_key not in data.slots_memo:
+                data.slots_memo[memo_key] = find_slots(r, data.distances(r))
+            slots = data.slots_memo[memo_key]
 
         def visit_order(found):
             """Section 7: the neighbours in the order they are used, each
@@ -464,8 +517,7 @@ def weka_relieff(X, y, nominal, n_values, k=10, sample_size=-1, seed=1,
 
     # Section 11: the final merits
     if regression:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return n_dcda / n_dc - (n_da - n_dcda) / (total - n_dc)
+        return merits(total)
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = 1.0 / total if total else math.inf
         return weights * scale

@@ -3,7 +3,11 @@
 
 ``demo`` scores the bundled CorrAl data with the three algorithms; ``score``
 ranks the features of any file Orange reads (``.tab``, ``.csv``, ``.xlsx``,
-``.arff``, ...) and prints the ranking as a table, CSV or JSON.
+``.arff``, ...) and prints the ranking as a table, CSV or JSON.  Every option
+of the scorers is an option here, with the scorer's name and default
+(``--k-nearest``, ``--weight-by-distance``, ``--compat weka``, ...);
+``--class NAME`` picks the target column of files that mark none (the
+skrebate/PMLB layout: a header row and a column named ``class``).
 """
 import argparse
 import csv
@@ -93,20 +97,80 @@ class ProgressBar:
             self.stream.flush()
 
 
+def read(file):
+    """The table in ``file`` and the texts of the warnings Orange gave while
+    reading it (Orange reads +-inf as a missing value)."""
+    from Orange.data import Table
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = Table(file)
+    texts = []
+    for warning in caught:
+        if not issubclass(warning.category, (UserWarning, RuntimeWarning)):
+            continue
+        text = str(warning.message)
+        if text == "Array contains infinity.":
+            text = (f"{file} holds infinite values; Orange reads them as "
+                    "missing values.")
+        if text not in texts:
+            texts.append(text)
+    return table, texts
+
+
+def with_class(table, name, file):
+    """``table`` with column ``name`` as its target; the other columns
+    (a target the file marked included) are the features, metas stay
+    metas."""
+    from Orange.data import Domain
+
+    domain = table.domain
+    try:
+        target = domain[name]
+    except (KeyError, ValueError):
+        names = ", ".join(repr(var.name) for var in domain.variables
+                          + domain.metas)
+        raise ValueError(f"{file} has no column {name!r}; its columns are "
+                         f"{names}.") from None
+    if not (target.is_discrete or target.is_continuous):
+        raise ValueError(f"Column {name!r} of {file} holds text; a target "
+                         "must be categorical or numeric.")
+    attributes = [var for var in domain.variables if var is not target]
+    metas = [var for var in domain.metas if var is not target]
+    return table.transform(Domain(attributes, target, metas))
+
+
+def scorer_options(args):
+    """The scorer's keyword arguments from the command line."""
+    options = dict(n_iterations=args.m, k_nearest=args.k,
+                   random_state=args.seed,
+                   weight_by_distance=args.weight_by_distance,
+                   sigma=args.sigma, misses=args.misses, n_jobs=args.n_jobs,
+                   compat=args.compat)
+    if args.method == "pdrelieff":
+        options["T"] = args.T
+    elif args.T is not None:
+        raise ValueError("--T is pdReliefF's steepness; use it with "
+                         "--method pdrelieff.")
+    return options
+
+
 def score(args):
     """Read ``args.file`` with Orange, weight its attributes with the chosen
     Relief variant and print the ranking."""
-    from Orange.data import Table
-
-    table = Table(args.file)
+    table, read_warnings = read(args.file)
+    for message in read_warnings:
+        print(f"warning: {message}", file=sys.stderr)
+    if args.target is not None:
+        table = with_class(table, args.target, args.file)
     class_var = table.domain.class_var
     if not table.domain.class_vars:
         raise ValueError(f"{args.file} has no class variable; mark one (in a "
-                         ".tab header, or as the last ARFF attribute).")
+                         ".tab header, or as the last ARFF attribute), or "
+                         "name it with --class NAME.")
     if not table.domain.attributes:
         raise ValueError(f"{args.file} has no attributes to score.")
-    scorer = METHODS[args.method](n_iterations=args.m, k_nearest=args.k,
-                                  random_state=args.seed)
+    scorer = METHODS[args.method](**scorer_options(args))
     bar = ProgressBar(sys.stderr) if args.progress else None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -135,15 +199,39 @@ def score(args):
                          for rank, name, weight in rows)
     else:
         kind = "regression" if result.regression else "classification"
+        weka = ", Weka's numbers" if args.compat == "weka" else ""
         print(f"{scorer.name} on {args.file}: {len(table)} instances, "
               f"{len(table.domain.attributes)} features, class "
               f"{class_var.name!r} ({kind}); k = {args.k}, "
-              f"m = {result.n_iterations}, seed = {args.seed}")
+              f"m = {result.n_iterations}, seed = {args.seed}{weka}")
         width = max([len("feature")] + [len(name) for _, name, _ in rows])
         print(f"{'rank':>4}  {'feature':<{width}}  {'weight':>9}")
         for rank, name, weight in rows:
             print(f"{rank:>4}  {name:<{width}}  {weight:>9.4f}")
     return 0
+
+
+def _positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number, got {text!r}")
+    return value
+
+
+def _threads(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value == 0 or value < -1:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of threads, or -1 for all cores; got "
+            f"{text!r}")
+    return value
 
 
 def _positive_int(text):
@@ -187,18 +275,44 @@ def main(argv=None):
                     "ARFF too) by their Relief weights, best first. A "
                     "numeric class gives the regression form (RReliefF).")
     score_parser.add_argument("file", metavar="FILE",
-                              help="data file with a class variable")
+                              help="data file with a class variable (or "
+                                   "name it with --class)")
+    score_parser.add_argument("--class", dest="target", metavar="NAME",
+                              help="the target column (default: the one "
+                                   "the file marks)")
     score_parser.add_argument("--method", choices=tuple(METHODS),
                               default="relieff",
                               help="Relief variant (default: relieff)")
-    score_parser.add_argument("--k", type=_positive_int, default=10,
+    score_parser.add_argument("--k", "--k-nearest", dest="k",
+                              type=_positive_int, default=10,
                               help="nearest hits and misses per class "
                                    "(default: 10)")
-    score_parser.add_argument("--m", type=_positive_int, default=None,
+    score_parser.add_argument("--m", "--n-iterations", dest="m",
+                              type=_positive_int, default=None,
                               help="number of visited instances "
                                    "(default: all)")
-    score_parser.add_argument("--seed", type=int, default=0,
-                              help="seed of the visiting order (default: 0)")
+    score_parser.add_argument("--seed", "--random-state", dest="seed",
+                              type=int, default=0,
+                              help="seed of the visiting order; with "
+                                   "--compat weka, Weka's -D (default: 0)")
+    score_parser.add_argument("--weight-by-distance", action="store_true",
+                              help="rank-weighted neighbours "
+                                   "exp(-(rank/sigma)^2), Weka's -W")
+    score_parser.add_argument("--sigma", type=_positive_float, default=2.0,
+                              help="sigma of the rank weights, Weka's -A "
+                                   "(default: 2.0)")
+    score_parser.add_argument("--misses", choices=("per_class", "any"),
+                              default="per_class",
+                              help="k misses from each other class, or from "
+                                   "any (Relief-E) (default: per_class)")
+    score_parser.add_argument("--T", type=_positive_float, default=None,
+                              help="pdReliefF's steepness (default: 2/ln m)")
+    score_parser.add_argument("--n-jobs", type=_threads, default=None,
+                              help="threads (default: all cores)")
+    score_parser.add_argument("--compat", choices=("weka",), default=None,
+                              help="weka: Weka's ReliefFAttributeEval's "
+                                   "numbers (default: this add-on's "
+                                   "definitions)")
     score_parser.add_argument("--top", type=_positive_int, default=None,
                               help="print only the N best features")
     score_parser.add_argument("--format", choices=("table", "csv", "json"),

@@ -41,6 +41,12 @@ __all__ = ["run", "main", "SETTINGS", "PAPER"]
 SCORER_CLASSES = (ReliefF, DReliefF, PDReliefF)
 SCORER_NAMES = tuple(cls.friendly_name for cls in SCORER_CLASSES)
 
+
+def _label(name):
+    """A scorer's name without its neighbourhood (the report states k):
+    "dReliefF (k=10)" -> "dReliefF"."""
+    return name.split(" (")[0]
+
 #: The fixed settings of a full run and of a ``--quick`` run.
 SETTINGS = {
     "full": dict(
@@ -273,7 +279,8 @@ def real_data_experiment(settings, log, make_scorers=None):
                     protocol=protocol, random_state=0)
                 log(f"{name}: {protocol} protocol, "
                     f"{'leave-one-out' if scheme == LEAVE_ONE_OUT else f'{folds}-fold'} done")
-        result["scorer_names"] = [curve.scorer for curve in result["curves"]["paper", "folds"]]
+        result["scorer_names"] = [_label(curve.scorer)
+                                  for curve in result["curves"]["paper", "folds"]]
         result["weights"] = weights
         fixed = [_FixedWeights(w, scorer_name)
                  for w, scorer_name in zip(weights, result["scorer_names"])]
@@ -407,7 +414,7 @@ def wrapper_plots(results, image_dir):
         for protocol, dash in (("honest", False), ("paper", True)):
             for i, curve in enumerate(result["curves"][protocol]):
                 series.append(dict(x=curve.sizes, y=curve.mean_accuracy,
-                                   name=f"{curve.scorer} ({protocol})", color=COLORS[i],
+                                   name=f"{_label(curve.scorer)} ({protocol})", color=COLORS[i],
                                    dash=dash, mark=(curve.best_size, curve.best_accuracy)))
         _plot(path, f"1-NN accuracy on {name}: top-weighted features "
                     f"(solid: honest, dashed: paper protocol)",
@@ -426,7 +433,7 @@ def real_data_plots(results, image_dir):
             for i, curve in enumerate(result["curves"][protocol, LEAVE_ONE_OUT]):
                 label = "seed protocol" if protocol == "paper" else "honest"
                 series.append(dict(x=curve.sizes, y=100 * curve.pooled_accuracy,
-                                   name=f"{curve.scorer} ({label})", color=COLORS[i],
+                                   name=f"{_label(curve.scorer)} ({label})", color=COLORS[i],
                                    dash=dash))
         baseline = None
         if name == "lung cancer":
@@ -848,7 +855,7 @@ def write_report(out, quick, settings, modulo, corral, led24, monk, wrappers,
         rows = []
         for protocol in ("honest", "paper"):
             for curve in result["curves"][protocol]:
-                rows.append([curve.scorer, protocol, curve.best_size,
+                rows.append([_label(curve.scorer), protocol, curve.best_size,
                              _fmt(curve.best_accuracy), _fmt(curve.mean_accuracy[-1])])
         lines += [_table(["scorer", "protocol", "best size", "best accuracy",
                           "accuracy with all features"], rows), ""]

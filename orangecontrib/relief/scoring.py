@@ -11,7 +11,8 @@ and can be sent to the Rank widget's *Scorer* input, which calls
 ``score_data(table)`` and shows one column named ``scorer.name``.
 """
 import numpy as np
-from Orange.data import ContinuousVariable, Table, Variable
+import scipy.sparse as sp
+from Orange.data import ContinuousVariable, Table, TimeVariable, Variable
 from Orange.preprocess.score import Scorer
 
 from .core import ReliefResult, relieff
@@ -54,6 +55,12 @@ class ReliefF(Scorer):
         The neighbourhood rule: the k nearest hits and misses, or every
         instance within SURF's or MultiSURF's radius (the starred rules also
         score the far instances); see ``doc/semantics.md``.
+    compat : {None, "weka"}
+        "weka": Weka's ReliefFAttributeEval's numbers, to the last bit
+        (``random_state`` is then Weka's -D seed, 1 by default in Weka, and
+        ``n_iterations`` its -M; ``doc/semantics.md``, "compat='weka'").  The
+        declared values of nominal attributes and of the class come from
+        the domain, and date attributes add nothing and weigh 0, as in Weka.
     """
     feature_type = Variable
     class_type = Variable
@@ -64,9 +71,10 @@ class ReliefF(Scorer):
 
     def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
                  weight_by_distance=False, sigma=2.0, misses="per_class",
-                 n_jobs=None, neighbours="k"):
+                 n_jobs=None, neighbours="k", compat=None):
         _check_options(self.variant, k_nearest, misses, weight_by_distance,
-                       sigma, None, None, n_jobs, neighbours)
+                       sigma, None, None, n_jobs, neighbours, compat=compat)
+        self.compat = compat
         self.n_iterations = n_iterations
         self.k_nearest = k_nearest
         self.random_state = random_state
@@ -93,7 +101,7 @@ class ReliefF(Scorer):
                     k_nearest=self.k_nearest, random_state=self.random_state,
                     weight_by_distance=self.weight_by_distance,
                     sigma=self.sigma, misses=self.misses, n_jobs=self.n_jobs,
-                    neighbours=self.neighbours)
+                    neighbours=self.neighbours, compat=self.compat)
 
     def _check_class(self, data):
         domain = data.domain
@@ -112,19 +120,24 @@ class ReliefF(Scorer):
         just computing (e.g. preparing its fast kernels on first use).
         """
         self._check_class(data)
+        attributes = data.domain.attributes
         regression = isinstance(data.domain.class_var, ContinuousVariable)
-        nominal = np.array([var.is_discrete for var in data.domain.attributes],
-                           dtype=bool)
-        return relieff(data.X, data.Y, nominal, regression=regression,
+        nominal = np.array([var.is_discrete for var in attributes], dtype=bool)
+        X, declared = data.X, {}
+        if self.compat == "weka":
+            X, nominal, declared = _weka_inputs(data, nominal, regression)
+        return relieff(X, data.Y, nominal, regression=regression,
                        progress=progress, trace_every=trace_every,
-                       status=status, **self._options())
+                       status=status,
+                       feature_names=[var.name for var in attributes],
+                       **declared, **self._options())
 
     def __call__(self, data, feature=None):
         """Weights of all attributes, or of one (in the context of all)."""
+        index = None if feature is None else _feature_index(data, feature,
+                                                            self.name)
         weights = self.score_table(data).weights
-        if feature is None:
-            return weights
-        return float(weights[data.domain.index(data.domain[feature])])
+        return weights if index is None else float(weights[index])
 
     def score_data(self, data, feature=_ALL_FEATURES):
         """Rank's call ``score_data(data)`` gets a 1 x n_attributes array;
@@ -156,10 +169,10 @@ class PDReliefF(ReliefF):
 
     def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
                  weight_by_distance=False, sigma=2.0, misses="per_class",
-                 n_jobs=None, T=None, neighbours="k"):
+                 n_jobs=None, T=None, neighbours="k", compat=None):
         super().__init__(n_iterations, k_nearest, random_state,
                          weight_by_distance, sigma, misses, n_jobs,
-                         neighbours)
+                         neighbours, compat)
         _check_options(self.variant, k_nearest, misses, weight_by_distance,
                        sigma, T, None)
         self.T = T
@@ -182,3 +195,45 @@ class RReliefF(ReliefF):
         if not isinstance(data.domain.class_var, ContinuousVariable):
             raise ValueError("RReliefF needs a numeric target; use ReliefF "
                              "for a categorical one.")
+
+
+def _feature_index(data, feature, scorer):
+    """The index of ``feature`` (a name, variable or index) among the
+    attributes, or a ValueError that names it."""
+    domain = data.domain
+    try:
+        var = domain[feature]
+    except (KeyError, IndexError, TypeError, ValueError):
+        names = [var.name for var in domain.attributes]
+        shown = ", ".join(repr(name) for name in names[:8])
+        more = f" and {len(names) - 8} more" if len(names) > 8 else ""
+        raise ValueError(f"{feature!r} is not a feature of the data; its "
+                         f"features are {shown}{more}.") from None
+    if var not in domain.attributes:
+        role = "the target" if var in domain.class_vars else "a meta attribute"
+        raise ValueError(f"{var.name!r} is {role}, not a feature: {scorer} "
+                         "weights the features only.")
+    return domain.attributes.index(var)
+
+
+def _weka_inputs(data, nominal, regression):
+    """compat="weka": X, the nominal mask and the declared numbers of values
+    (Weka's missing-value diff and class priors depend on them) from the
+    domain.  Weka's diff of a date attribute is always 0, as is that of a
+    nominal column with one declared value: dates are passed as such."""
+    attributes = data.domain.attributes
+    n_values = [len(var.values) if var.is_discrete else 0
+                for var in attributes]
+    dates = [i for i, var in enumerate(attributes)
+             if isinstance(var, TimeVariable)]
+    X = data.X
+    if dates:
+        X = X.toarray() if sp.issparse(X) else X.copy()
+        X[:, dates] = np.where(np.isnan(X[:, dates]), np.nan, 0.0)
+        nominal = nominal.copy()
+        nominal[dates] = True
+        for i in dates:
+            n_values[i] = 1
+    return X, nominal, dict(
+        n_values=n_values, n_class_values=None if regression
+        else len(data.domain.class_var.values))

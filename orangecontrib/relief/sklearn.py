@@ -63,6 +63,28 @@ def _value_codes(column):
     return codes
 
 
+def _n_categories(frame):
+    """The number of declared categories of each ``category`` column of a
+    DataFrame (0 for the other columns)."""
+    import pandas as pd
+    return np.array([len(dtype.categories)
+                     if isinstance(dtype, pd.CategoricalDtype) else 0
+                     for dtype in frame.dtypes])
+
+
+def _n_values(X, nominal, categories):
+    """compat="weka": the number of values of each nominal feature -- its
+    declared categories, or the number of codes -- for Weka's diff of a
+    missing value, 1 - 1/(number of values)."""
+    n_values = np.zeros(X.shape[1])
+    for j in np.flatnonzero(nominal):
+        column = X[:, j].toarray().ravel() if sp.issparse(X) else X[:, j]
+        codes = int(np.fmax.reduce(column, initial=-1.0)) + 1
+        n_values[j] = max(codes, 1, 0 if categories is None
+                          else categories[j])
+    return n_values
+
+
 class ReliefFSelector(SelectorMixin, BaseEstimator):
     """Select the features with the largest ReliefF, dReliefF or pdReliefF
     weights.
@@ -132,6 +154,13 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         pdReliefF's steepness; 2 / ln(m) when None.
     n_jobs : int or None, default=None
         Threads for the kernels; None or -1 means all cores.
+    compat : {None, "weka"}, default=None
+        ``"weka"``: the numbers of Weka's ``ReliefFAttributeEval``, to the
+        last bit (``random_state`` is then Weka's ``-D`` seed, whose default
+        in Weka is 1, and ``n_iterations`` its ``-M``).  Weka's diff of a
+        missing nominal value depends on the number of declared values: the
+        categories of a pandas ``category`` column, otherwise the distinct
+        values seen.
 
     Attributes
     ----------
@@ -198,7 +227,8 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
     def __init__(self, variant="relieff", n_features_to_select=None,
                  k_nearest=10, n_iterations=None, random_state=0,
                  discrete_features="auto", weight_by_distance=False,
-                 sigma=2.0, misses="per_class", T=None, n_jobs=None):
+                 sigma=2.0, misses="per_class", T=None, n_jobs=None,
+                 compat=None):
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -210,6 +240,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         self.misses = misses
         self.T = T
         self.n_jobs = n_jobs
+        self.compat = compat
 
     def fit(self, X, y):
         """Estimate the Relief weight of every feature.
@@ -227,10 +258,11 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             The fitted selector.
         """
         self._check_n_features_to_select()
-        nominal = None
+        nominal, categories = None, None
         if _is_dataframe(X):
             nominal = self._nominal_mask(X.shape[1], np.array(
                 [_is_text_or_category(dtype) for dtype in X.dtypes]))
+            categories = _n_categories(X)
             X = self._encode_frame(X, nominal)
         X, y = validate_data(self, X, y, accept_sparse="csr",
                              ensure_all_finite="allow-nan",
@@ -253,12 +285,20 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             y = encoder.fit_transform(y)
             self.classes_ = encoder.classes_
 
+        declared = {}
+        if self.compat == "weka":
+            declared = dict(
+                n_values=_n_values(X, nominal, categories),
+                n_class_values=None if self.regression_
+                else len(self.classes_))
         result = relieff(
             X, y, nominal, regression=self.regression_, variant=self.variant,
             n_iterations=self.n_iterations, k_nearest=self.k_nearest,
             random_state=self.random_state, misses=self.misses,
             weight_by_distance=self.weight_by_distance, sigma=self.sigma,
-            T=self.T, n_jobs=self.n_jobs)
+            T=self.T, n_jobs=self.n_jobs, compat=self.compat,
+            feature_names=getattr(self, "feature_names_in_", None),
+            **declared)
         self.feature_importances_ = result.weights
         self.n_iterations_ = result.n_iterations
         self.nominal_ = nominal

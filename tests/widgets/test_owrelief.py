@@ -299,6 +299,50 @@ class ReliefWidgetTests:
         self.wait_until_finished(timeout=60000)
         self.assertFalse(self.widget.Error.compute_failed.is_shown())
 
+    def test_weka_compat_setting(self):
+        """The advanced setting gives Weka's numbers; Weka has no Relief-E,
+        and its -M m >= n visits every instance (rows with an unknown
+        target included), so m is not clipped to the known ones."""
+        data = self.data.copy()
+        with data.unlocked():
+            data.Y[:2] = np.nan
+        self.widget.misses_any = 1
+        self.send_and_wait(data)
+        self.widget.controls.weka_compat.setChecked(True)
+        self.wait_until_finished(timeout=60000)
+        scorer = self.get_output(self.widget.Outputs.scorer)
+        self.assertEqual((scorer.compat, scorer.misses), ("weka", "per_class"))
+        self.assertFalse(self.widget.misses_combo.isEnabled())
+        np.testing.assert_array_equal(self.weights_out(),
+                                      self.SCORER(compat="weka")(data))
+        self.assertIn("not visited",
+                      str(self.widget.Information.missing_target))
+        self.widget.controls.n_iterations.setValue(49)
+        self.wait_until_finished(timeout=60000)
+        self.assertEqual(self.widget.result.n_iterations, 49)
+        self.assertFalse(self.widget.Warning.sample_too_large.is_shown())
+        np.testing.assert_array_equal(
+            self.weights_out(),
+            self.SCORER(compat="weka", n_iterations=49)(data))
+        self.widget.controls.weka_compat.setChecked(False)
+        self.wait_until_finished(timeout=60000)
+        self.assertTrue(self.widget.misses_combo.isEnabled())
+        self.assertIsNone(self.get_output(self.widget.Outputs.scorer).compat)
+
+    def test_infinite_value_is_an_error_in_the_bar(self):
+        """Orange's readers turn +-inf into missing values; a table changed
+        in place can still hold one: the error names the feature."""
+        data = self.data.copy()
+        with data.unlocked():
+            data.X[4, 1] = np.inf
+        self.send_and_wait(data)
+        self.assertTrue(self.widget.Error.compute_failed.is_shown())
+        self.assertIn("'sepal width' (column 1) include +inf",
+                      str(self.widget.Error.compute_failed))
+        self.assertIsNone(self.get_output(self.widget.Outputs.scores))
+        self.send_and_wait(self.data)
+        self.assertFalse(self.widget.Error.compute_failed.is_shown())
+
     # --- background work -------------------------------------------------
     def test_cancel_leaves_no_output_and_no_error(self):
         big = random_table(0)
@@ -362,6 +406,7 @@ class ReliefWidgetTests:
         w.controls.misses_any.activated.emit(1)
         w.controls.percent_selected.setValue(30)
         w.controls.n_plotted.setValue(3)
+        w.controls.weka_compat.setChecked(True)
         desc = WidgetDescription(**self.WIDGET.get_widget_description())
         registry = WidgetRegistry()
         registry.register_widget(desc)
@@ -380,7 +425,7 @@ class ReliefWidgetTests:
         for name in ("k_nearest", "n_iterations", "sample_instances",
                      "random_state", "weight_by_distance", "sigma",
                      "misses_any", "select_percent", "percent_selected",
-                     "n_plotted"):
+                     "n_plotted", "weka_compat"):
             self.assertEqual(getattr(w2, name), getattr(w, name), name)
         self.assertEqual(w2.scorer_params(), w.scorer_params())
 

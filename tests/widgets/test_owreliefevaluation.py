@@ -60,7 +60,7 @@ class TestOWReliefEvaluation(widget_tests.WidgetTest):
         scorers = [self.relieff, score.InfoGain()]
         self.send(self.data, scorers)
         table = self.evaluation()
-        self.assertEqual(list(table.metas[:, 0]), ["ReliefF", "InfoGain"])
+        self.assertEqual(list(table.metas[:, 0]), ["ReliefF (k=5)", "InfoGain"])
         expected_curves = wrapper_curve(self.data, [ScorerWeights(s) for s in scorers],
                                         folds=3, protocol="honest")
         names = [var.name for var in self.data.domain.attributes]
@@ -209,7 +209,7 @@ class TestOWReliefEvaluation(widget_tests.WidgetTest):
         self.send(self.data, [FailingScorer(), self.relieff])
         self.assertTrue(self.widget.Warning.scorer_failed.is_shown())
         self.assertIn("Broken", str(self.widget.Warning.scorer_failed))
-        self.assertEqual(list(self.evaluation().metas[:, 0]), ["ReliefF"])
+        self.assertEqual(list(self.evaluation().metas[:, 0]), ["ReliefF (k=5)"])
 
     def test_scorer_removed(self):
         self.send(self.data, [self.relieff, score.InfoGain()])

@@ -156,7 +156,8 @@ class TestTutorials(widget_tests.WidgetTest):
         model = widgets["Rank"].ranksModel
         headers = [model.headerData(i, Qt.Horizontal, Qt.DisplayRole)
                    for i in range(model.columnCount())]
-        self.assertEqual(headers[-3:], ["ReliefF", "dReliefF", "pdReliefF"])
+        self.assertEqual(headers[-3:], ["ReliefF (k=10)", "dReliefF (k=10)",
+                                        "pdReliefF (k=10)"])
         for title in ("ReliefF", "dReliefF", "pdReliefF"):
             self.assertIsNotNone(widgets[title].result, title)
 

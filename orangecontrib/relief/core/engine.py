@@ -31,6 +31,7 @@ from .visits import Blocks, relief_rows
 VARIANTS = {"relieff": VARIANT_RELIEFF, "drelieff": VARIANT_D,
             "pdrelieff": VARIANT_PD}
 MISSES = ("per_class", "any")
+COMPATS = (None, "weka")
 
 # Each call into the kernels is sized to take about BATCH_SECONDS (measured
 # as the run goes), so progress is reported and a cancel takes effect several
@@ -110,7 +111,7 @@ def _threads(n_jobs):
 
 def _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                    trace_every, n_jobs=None, neighbours="k",
-                   regression=False):
+                   regression=False, compat=None):
     if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(
             n_jobs, (int, np.integer)) or n_jobs == 0 or n_jobs < -1):
         raise ValueError(f"n_jobs must be a positive number of threads, or -1 "
@@ -145,13 +146,25 @@ def _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
             trace_every, (int, np.integer)) or trace_every < 1):
         raise ValueError("trace_every must be a whole number of at least 1 "
                          "(or None for no trace).")
+    if compat not in COMPATS:
+        raise ValueError(f"compat must be None (this add-on's definitions) "
+                         f"or 'weka' (Weka's ReliefFAttributeEval); got "
+                         f"{compat!r}.")
+    if compat == "weka" and misses != "per_class":
+        raise ValueError("Weka has no misses='any' (Relief-E); with "
+                         "compat='weka' use misses='per_class'.")
+    if compat == "weka" and neighbours != "k":
+        raise ValueError("Weka's ReliefFAttributeEval has only the k "
+                         "nearest neighbours; with compat='weka' use "
+                         "neighbours='k'.")
 
 
 def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             n_iterations=None, k_nearest=10, random_state=0,
             misses="per_class", weight_by_distance=False, sigma=2.0, T=None,
             neighbours="k", progress=None, trace_every=None, n_jobs=None,
-            speedups=None, status=None, kernels=None):
+            speedups=None, status=None, kernels=None, compat=None,
+            n_values=None, n_class_values=None, feature_names=None):
     """Estimate feature weights with ReliefF or one of its variants.
 
     Parameters
@@ -210,6 +223,11 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         process, ``core/warmup.py``), the vectorised NumPy path on data it
         covers; the weights agree to rounding (~1e-15).  "compiled" or
         "vectorised" force one (tests, benchmarks).
+    compat : {None, "weka"}
+        "weka": Weka's ReliefFAttributeEval, to the last bit (``weka.py``).
+    n_values, n_class_values, feature_names : optional
+        compat="weka": declared numbers of values of each nominal feature
+        and of the class (default: largest code + 1); names for errors.
 
     Returns
     -------
@@ -223,12 +241,23 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     Muñoz, L. A. (2005). Toward better feature weighting algorithms: a focus
     on Relief.
     """
+    if compat is not None:
+        from .weka import weka_relieff      # (weka.py uses this module)
+        return weka_relieff(
+            X, y, nominal, compat=compat, regression=regression,
+            variant=variant, n_iterations=n_iterations, k_nearest=k_nearest,
+            random_state=random_state, misses=misses,
+            weight_by_distance=weight_by_distance, sigma=sigma, T=T,
+            progress=progress, trace_every=trace_every, n_jobs=n_jobs,
+            n_values=n_values, n_class_values=n_class_values,
+            feature_names=feature_names)
     setup = start(X, y, nominal, regression=regression, variant=variant,
                   n_iterations=n_iterations, k_nearest=k_nearest,
                   random_state=random_state, misses=misses,
                   weight_by_distance=weight_by_distance, sigma=sigma, T=T,
                   neighbours=neighbours, trace_every=trace_every,
-                  n_jobs=n_jobs, speedups=speedups)
+                  n_jobs=n_jobs, speedups=speedups,
+                  feature_names=feature_names)
     if progress is not None:
         progress(0.0)           # a cancel can act before the first batch
     run = _Run(setup.order, trace_every, progress, regression, setup.width)
@@ -265,13 +294,13 @@ class Setup(NamedTuple):
 def start(X, y, nominal=None, *, regression=False, variant="relieff",
           n_iterations=None, k_nearest=10, random_state=0, misses="per_class",
           weight_by_distance=False, sigma=2.0, T=None, neighbours="k",
-          trace_every=None, n_jobs=None, speedups=None):
+          trace_every=None, n_jobs=None, speedups=None, feature_names=None):
     """Check the options of ``relieff`` (the same arguments) and plan the
     run: the ``Setup`` that ``relieff`` and the backends (``distributed``)
     run the visits of."""
     _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                    trace_every, n_jobs, neighbours, regression)
-    prep = prepare(X, y, nominal, regression)
+    prep = prepare(X, y, nominal, regression, feature_names)
     n = prep.group.shape[0]
     m = _n_visits(n_iterations, n)
     variant_code = VARIANTS[variant]
@@ -568,18 +597,19 @@ def _pool(n_threads, keep=True):
     yield pool
 
 
-def _in_threads(pool, n_threads, rows, upd, *kernel_args):
+def _in_threads(pool, n_threads, rows, upd, *kernel_args, kernel=relief_rows):
     """ReliefF's updates for ``rows`` (into ``upd``): one chunk of whole
-    blocks of four rows per thread, each chunk visited by
-    ``visits.relief_rows`` (in this thread when there is one chunk)."""
+    blocks of four rows per thread, each chunk visited by ``kernel``
+    (``visits.relief_rows``, or compat="weka"'s ``weka.neighbour_rows``;
+    in this thread when there is one chunk)."""
     bounds = np.linspace(0, len(rows) / 4, n_threads + 1)
     bounds = np.minimum(4 * np.round(bounds).astype(int), len(rows))
     bounds[-1] = len(rows)
     chunks = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
     if len(chunks) == 1:
-        relief_rows(rows, *kernel_args, upd)
+        kernel(rows, *kernel_args, upd)
         return
-    futures = [pool.submit(relief_rows, rows[lo:hi], *kernel_args,
+    futures = [pool.submit(kernel, rows[lo:hi], *kernel_args,
                            upd[lo:hi]) for lo, hi in chunks]
     wait(futures)       # all of them, even if one failed
     for future in futures:

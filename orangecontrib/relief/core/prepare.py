@@ -5,7 +5,9 @@ Everything here follows ``doc/semantics.md``:
 
 * rows with a missing class are dropped first;
 * numeric features are range-normalised, ``(x - min) / (max - min)``, so that
-  ``diff = |v1 - v2|`` in the kernels (seed eq. euclidean);
+  ``diff = |v1 - v2|`` in the kernels (seed eq. euclidean); a range beyond the
+  largest double is halved first (``range_scale``), and infinite values are an
+  error (``check_finite``);
 * nominal features become integer codes with ``-1`` for missing (eq. overlap);
 * constant features (one known value) always have diff 0, so they get weight 0
   and are left out of the distance; all-missing features get weight NaN;
@@ -112,33 +114,69 @@ class Prepared:
                     self.sparse, self.sp, self.missing)
 
 
-def _clean_class(X, y, regression):
-    y = np.asarray(y, dtype=float).ravel()
-    if y.shape[0] != X.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} "
-                         "values; give one class value per row.")
-    known = ~np.isnan(y)
-    n_dropped = int((~known).sum())
-    if n_dropped:
-        warnings.warn(f"{n_dropped} instance(s) with a missing class value "
-                      "were left out.", ReliefWarning, stacklevel=4)
-        X = X[known]
-        y = y[known]
-    if not regression and len(y) and np.any(y != np.round(y)):
-        raise ValueError("A discrete class must be given as integer codes "
-                         "(0, 1, ...); for a numeric class use the "
-                         "regression form (regression=True).")
-    return X, y, n_dropped
+def as_floats(values, what):
+    """``values`` as a float array (no copy when it is one); text raises a
+    ValueError that says what to give instead of numpy's "could not convert
+    string to float"."""
+    try:
+        return np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{what} must hold numbers (NaN for a missing value), not text: "
+            "give nominal values and class labels as codes 0, 1, ... (e.g. "
+            "numpy.unique(labels, return_inverse=True)[1]), or use "
+            "orangecontrib.relief.sklearn.ReliefFSelector, which encodes "
+            "them.") from None
 
 
-def prepare(X, y, nominal=None, regression=False):
-    """Check and convert ``X`` (n x a, NaN = missing) and ``y`` for the kernels.
+def describe_feature(f, names=None):
+    """How an error message names feature ``f``."""
+    if names is not None and f < len(names):
+        return f"feature {names[f]!r} (column {f})"
+    return f"feature {f}"
 
-    ``nominal`` is a boolean mask of the nominal features (integer codes);
-    by default every feature is numeric.
-    """
+
+def check_finite(lo, hi, names=None, numeric=None):
+    """A ValueError naming the first (``numeric``) feature whose known
+    values include +inf or -inf (``lo``, ``hi``: the columns' min and max):
+    its range, the unit of a numeric diff, would be infinite and every other
+    diff 0."""
+    infinite = np.isinf(lo) | np.isinf(hi)
+    if numeric is not None:
+        infinite &= numeric
+    bad = np.flatnonzero(infinite)
+    if len(bad):
+        f = bad[0]
+        which = " and ".join(v for v, on in (("-inf", np.isinf(lo[f])),
+                                            ("+inf", np.isinf(hi[f]))) if on)
+        more = f" (as do {len(bad) - 1} other features)" if len(bad) > 1 \
+            else ""
+        raise ValueError(
+            f"The values of {describe_feature(f, names)} include "
+            f"{which}{more}. Relief measures numeric differences in units "
+            "of a feature's range, which would be infinite; replace "
+            "infinite values by NaN (missing) or by finite numbers.")
+
+
+def range_scale(lo, hi):
+    """(pre, shift, span) such that (x * pre - shift) / span is
+    (x - lo) / (hi - lo): pre = 1 where hi - lo is a finite double (the same
+    numbers), and 0.5 where it overflows (finite values such as +-1.5e308):
+    halving is exact, so those columns are normalised as the data halved
+    would be, instead of all becoming 0."""
+    lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    span = hi - lo
+    wide = np.isinf(span) & np.isfinite(lo) & np.isfinite(hi)
+    pre = np.where(wide, 0.5, 1.0)
+    return pre, lo * pre, np.where(wide, hi * 0.5 - lo * 0.5, span)
+
+
+def checked_inputs(X, y, nominal):
+    """X as floats (sparse data as it is), y as floats and the nominal mask
+    (every feature numeric by default), with the checks every preparation
+    shares."""
     if not sp.issparse(X):
-        X = np.asarray(X, dtype=float)      # no copy: X is only read
+        X = as_floats(X, "X")               # no copy: X is only read
         if X.ndim != 2:
             raise ValueError("X must be a two-dimensional array (instances x "
                              "features).")
@@ -149,6 +187,47 @@ def prepare(X, y, nominal=None, regression=False):
     if nominal.shape[0] != n_features:
         raise ValueError(f"nominal has {nominal.shape[0]} entries but X has "
                          f"{n_features} features; give one flag per feature.")
+    y = as_floats(y, "y (the class)").ravel()
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} "
+                         "values; give one class value per row.")
+    if np.isinf(y).any():
+        raise ValueError("The target y holds +inf or -inf; replace infinite "
+                         "values by NaN (a missing target) or by finite "
+                         "numbers.")
+    return X, y, nominal
+
+
+def check_class_codes(codes):
+    """A ValueError unless the known class values are codes 0, 1, ..."""
+    if len(codes) and np.any((codes < 0) | (codes != np.round(codes))):
+        raise ValueError("A discrete class must be given as integer codes "
+                         "(0, 1, ...); for a numeric class use the "
+                         "regression form (regression=True).")
+
+
+def _clean_class(X, y, regression):
+    known = ~np.isnan(y)
+    n_dropped = int((~known).sum())
+    if n_dropped:
+        warnings.warn(f"{n_dropped} instance(s) with a missing class value "
+                      "were left out.", ReliefWarning, stacklevel=4)
+        X = X[known]
+        y = y[known]
+    if not regression:
+        check_class_codes(y)
+    return X, y, n_dropped
+
+
+def prepare(X, y, nominal=None, regression=False, names=None):
+    """Check and convert ``X`` (n x a, NaN = missing) and ``y`` for the kernels.
+
+    ``nominal`` is a boolean mask of the nominal features (integer codes);
+    by default every feature is numeric.  ``names`` (optional) name the
+    features in error messages.
+    """
+    X, y, nominal = checked_inputs(X, y, nominal)
+    n_features = X.shape[1]
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=float)
         if np.isnan(X.data).any():
@@ -157,13 +236,14 @@ def prepare(X, y, nominal=None, regression=False):
                           "dense data.", ReliefWarning, stacklevel=3)
             X = X.toarray()
         else:
-            return _prepare_sparse(X, y, nominal, regression)
+            return _prepare_sparse(X, y, nominal, regression, names)
     X, y, n_dropped = _clean_class(X, y, regression)
     n = X.shape[0]
-    _check_size(n)
+    check_size(n)
 
-    n_known, lo, hi = _column_stats(X) if X.size > SMALL_VALUES \
+    n_known, lo, hi = column_stats(X) if X.size > SMALL_VALUES \
         else _column_stats_numpy(X)
+    check_finite(lo, hi, names, ~nominal)
     all_missing = np.flatnonzero(n_known == 0)
     constant = np.flatnonzero((n_known > 0) & (lo == hi))
     if len(all_missing):
@@ -174,8 +254,11 @@ def prepare(X, y, nominal=None, regression=False):
     nom_cols = np.flatnonzero(usable & nominal)
 
     num = X[:, num_cols]                    # the one copy of the numeric data
-    num -= lo[num_cols]
-    num /= hi[num_cols] - lo[num_cols]
+    pre, shift, span = range_scale(lo[num_cols], hi[num_cols])
+    if np.any(pre != 1.0):
+        num *= pre
+    num -= shift
+    num /= span
     num = np.ascontiguousarray(num)
     # int8 codes when they fit: the kernels compare 32 of them at a time
     nom = np.empty((n, len(nom_cols)), np.int8)
@@ -183,11 +266,9 @@ def prepare(X, y, nominal=None, regression=False):
     valid, top = codes(X, nom_cols, nom)
     if valid and top > 127:
         nom = np.empty((n, len(nom_cols)), np.int32)
-        codes = _nominal_codes if X.size > SMALL_VALUES else _nominal_codes_numpy
-    valid, top = codes(X, nom_cols, nom)
+        valid, top = codes(X, nom_cols, nom)
     if not valid:
-        raise ValueError("Nominal features must hold non-negative integer "
-                         "codes (0, 1, ...) or NaN for missing.")
+        _bad_codes(X, nom_cols, names)
 
     group, n_classes, class_counts, target = _classes(y, regression)
     has_missing = bool(np.isnan(num).any() or (nom < 0).any())
@@ -207,7 +288,7 @@ SMALL_VALUES = 1_000_000
 
 
 def _column_stats_numpy(X):
-    """``_column_stats`` in NumPy (the same numbers)."""
+    """``column_stats`` in NumPy (the same numbers)."""
     known = ~np.isnan(X)
     n_known = known.sum(axis=0).astype(np.int64)
     lo = np.where(known, X, np.inf).min(axis=0, initial=np.inf)
@@ -231,7 +312,7 @@ def _nominal_codes_numpy(X, cols, out):
 
 
 @njit(**_JIT)
-def _column_stats(X):
+def column_stats(X):
     """Per column: the number of known values, and their min and max (NaN
     when none is known).  One pass over the rows, without branches (it
     vectorises; numpy took a pass for each and 3x longer)."""
@@ -275,7 +356,26 @@ def _nominal_codes(X, cols, out):
     return valid, top
 
 
-def _check_size(n):
+def code_error(f, names=None):
+    """The ValueError for nominal feature ``f`` holding a value that is not
+    a non-negative integer code."""
+    return ValueError(f"Nominal features must hold non-negative integer codes "
+                      f"(0, 1, ...), or NaN for missing; "
+                      f"{describe_feature(f, names)} does not.")
+
+
+def _bad_codes(X, cols, names):
+    """Raise ``code_error`` for the first of the nominal columns ``cols`` of
+    X that holds a value other than a code below 2^31."""
+    for f in cols:
+        col = X[:, f]
+        if np.any(~np.isnan(col) & ((col < 0) | (col != np.floor(col))
+                                    | (col > 2 ** 31 - 1))):
+            raise code_error(f, names)
+
+
+def check_size(n):
+    """A ValueError unless at least two instances have a known class."""
     if n < 2:
         raise ValueError(f"Relief needs at least two instances with a known "
                          f"class value; the data has {n}.")
@@ -288,11 +388,10 @@ def _classes(y, regression):
     if regression:
         group = np.zeros(n, dtype=np.int64)
         t_lo, t_hi = y.min(), y.max()
-        target = (y - t_lo) / (t_hi - t_lo) if t_hi > t_lo else np.zeros(n)
+        pre, shift, span = range_scale(t_lo, t_hi)
+        target = (y * pre - shift) / span if t_hi > t_lo else np.zeros(n)
         return group, 1, np.array([n], dtype=np.int64), target
-    group = y.astype(np.int64)
-    if np.any(group < 0):
-        raise ValueError("Class codes must be non-negative integers.")
+    group = y.astype(np.int64)      # (codes checked by check_class_codes)
     n_classes = int(group.max()) + 1
     return (group, n_classes,
             np.bincount(group, minlength=n_classes).astype(np.int64), None)
@@ -304,7 +403,7 @@ _NO_SPARSE = SparseRows(_INDEX, np.zeros(0, np.uint32), np.zeros(0),
                         np.zeros(0, np.uint32), np.zeros(0))
 
 
-def _prepare_sparse(X, y, nominal, regression):
+def _prepare_sparse(X, y, nominal, regression, names=None):
     """Kernel form of sparse data without missing values (zeros are values).
 
     Memory stays proportional to the stored entries: a CSR and a CSC copy.
@@ -312,7 +411,7 @@ def _prepare_sparse(X, y, nominal, regression):
     n_features = X.shape[1]
     X, y, n_dropped = _clean_class(X, y, regression)
     n = X.shape[0]
-    _check_size(n)
+    check_size(n)
     if max(X.shape) >= 2 ** 31:
         raise ValueError("Sparse data must have fewer than 2^31 rows and "
                          "columns.")
@@ -320,19 +419,26 @@ def _prepare_sparse(X, y, nominal, regression):
     X.sum_duplicates()
     lo = X.min(axis=0).toarray().ravel()       # implicit zeros included
     hi = X.max(axis=0).toarray().ravel()
+    check_finite(lo, hi, names, ~nominal)
     values = X.data
-    if np.any(nominal[X.indices] & ((values < 0)
-                                    | (values != np.round(values)))):
-        raise ValueError("Nominal features must hold non-negative integer "
-                         "codes (0, 1, ...) or NaN for missing.")
+    wrong = nominal[X.indices] & ((values < 0) | (values != np.round(values))
+                                  | np.isinf(values))
+    if np.any(wrong):
+        raise code_error(X.indices[np.argmax(wrong)], names)
     usable = lo < hi
     used = np.concatenate([np.flatnonzero(usable & ~nominal),
                            np.flatnonzero(usable & nominal)]).astype(np.int64)
     X = X[:, used].tocsr()
     X.sort_indices()
     col_nominal = nominal[used]
-    scale = np.where(col_nominal, 1.0, 1.0 / (hi[used] - lo[used]))
-    X.data = X.data * scale[X.indices]
+    pre, _, span = range_scale(lo[used], hi[used])
+    scale = np.where(col_nominal, 1.0, 1.0 / span)
+    values = X.data * scale[X.indices]
+    wide = ~col_nominal & (pre != 1.0)
+    if wide.any():      # 1 / span would be subnormal: divide the halves
+        on = wide[X.indices]
+        values[on] = X.data[on] * 0.5 / span[X.indices[on]]
+    X.data = values
     Xc = X.tocsc()
     Xc.sort_indices()
     # 32-bit column and row indices (checked above): less memory, and less

@@ -180,8 +180,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             "k = {} is not smaller than {}: all of them serve as "
             "neighbours.")
         sample_too_large = Msg(
-            "The sample size m = {} exceeds the {} instances with a known "
-            "target; all instances are visited.")
+            "The sample size m = {} exceeds the {}; all instances are "
+            "visited.")
         scorer_warning = Msg("{}")
 
     class Information(OWWidget.Information):
@@ -189,11 +189,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                          "form (RReliefF).")
         sparse_data = Msg("Sparse data: entries that are not stored are "
                           "zeros, and count as values.")
-        missing_values = Msg(
-            "{} missing feature values, handled as expected differences "
-            "(RELIEF-D).")
-        missing_target = Msg(
-            "{} instances with an unknown target are left out.")
+        missing_values = Msg("{} missing feature values, handled {}.")
+        missing_target = Msg("{} instances with an unknown target {}.")
         cancelled = Msg("Computation was cancelled; "
                         "apply again to restart it.")
 
@@ -208,6 +205,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     sigma = Setting(2.0)
     misses_any = Setting(0)  # 0: per class (ReliefF), 1: any class (Relief-E)
     custom_T = Setting(False)
+    weka_compat = Setting(False)  # compat="weka": Weka's numbers
     T = Setting(0.5)
     select_percent = Setting(0)  # 0: top N, 1: top p %
     n_selected = Setting(5)
@@ -229,6 +227,11 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     MISSES_TOOLTIP = ("ReliefF takes k misses from every other class and "
                       "weighs them by the class prior; Relief-E takes the "
                       "k nearest misses of any class.")
+    WEKA_TOOLTIP = (
+        "The numbers of Weka's ReliefFAttributeEval, to the last bit: "
+        "neighbours taken in row order (an earlier instance wins a tie), "
+        "Weka's differences for missing values, a sample of m drawn with "
+        "replacement by Java's Random(seed), as Weka's -M m -D seed.")
 
     def __init__(self):
         OWWidget.__init__(self)
@@ -243,10 +246,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     # GUI
     def _setup_gui(self):
         box = gui.vBox(self.controlArea, "Neighbours")
-        gui.comboBox(box, self, "rule_index", label="Rule:",
-                     orientation=Qt.Horizontal,
-                     items=[RULE_NAMES[rule] for rule in self.RULES],
-                     callback=self._rule_changed, tooltip=self.RULE_TOOLTIP)
+        self.rule_combo = gui.comboBox(
+            box, self, "rule_index", label="Rule:", orientation=Qt.Horizontal,
+            items=[RULE_NAMES[rule] for rule in self.RULES],
+            callback=self._rule_changed, tooltip=self.RULE_TOOLTIP)
         self.k_spin = gui.spin(
             box, self, "k_nearest", 1, 10000, label="Neighbours k:",
             controlWidth=80, alignment=Qt.AlignRight,
@@ -293,6 +296,11 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                    "T, the sooner the current weights take "
                                    "over the distance.")
             self._update_T_label()
+
+        box = gui.vBox(self.controlArea, "Advanced")
+        gui.checkBox(box, self, "weka_compat",
+                     "Weka's numbers (ReliefFAttributeEval)",
+                     callback=self._rule_changed, tooltip=self.WEKA_TOOLTIP)
 
         box = gui.vBox(self.controlArea, "Selected Features")
         rb, grid = self._radio_grid(box, "select_percent",
@@ -353,8 +361,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self._params_changed()
 
     def _enable_k_controls(self):
-        """k and the rank weights belong to the k-nearest rule."""
-        k_rule = self.RULES[self.rule_index] == "k"
+        """k and the rank weights belong to the k-nearest rule, the only
+        one Weka has."""
+        self.rule_combo.setDisabled(bool(self.weka_compat))
+        k_rule = self.RULES[self.rule_index] == "k" or self.weka_compat
         for control in (self.k_spin, self.sigma_spin):
             control.box.setEnabled(k_rule) if hasattr(control, "box") \
                 else control.setEnabled(k_rule)
@@ -380,8 +390,11 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.commit.deferred()
 
     def _effective_m(self) -> Optional[int]:
-        """Number of visited instances for the connected data (or None)."""
-        n = self._n_known()
+        """Number of visited instances for the connected data (or None);
+        Weka's visits instances with an unknown target too (they add
+        nothing), and draws m < n with replacement."""
+        n = self._n_known() if not self.weka_compat or self.data is None \
+            else len(self.data)
         if self.sample_instances:
             return self.n_iterations if n is None else min(n, self.n_iterations)
         return n
@@ -398,15 +411,20 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     def scorer_params(self, n_known: Optional[int] = None) -> dict:
         """Keyword arguments for the scorer; `n_known` clips the sample."""
         n_iterations = self.n_iterations if self.sample_instances else None
-        if n_iterations is not None and n_known is not None:
+        # (Weka's -M m >= n visits every instance: nothing to clip)
+        if n_iterations is not None and n_known is not None \
+                and not self.weka_compat:
             n_iterations = min(n_iterations, n_known)
         rule = self.RULES[self.rule_index]
         params = dict(n_iterations=n_iterations, k_nearest=self.k_nearest,
                       random_state=self.random_state,
                       weight_by_distance=bool(self.weight_by_distance)
                       and rule == "k",
-                      sigma=self.sigma, misses=self.MISSES[self.misses_any],
-                      neighbours=rule)
+                      sigma=self.sigma,
+                      misses=self.MISSES[0 if self.weka_compat
+                                         else self.misses_any],
+                      neighbours="k" if self.weka_compat else rule,
+                      compat="weka" if self.weka_compat else None)
         if self.HAS_T:
             params["T"] = self.T if self.custom_T else None
         return params
@@ -451,7 +469,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.Information.missing_values.clear()
         self.Information.missing_target.clear()
         data = self.data
-        self.misses_combo.setDisabled(False)
+        self.misses_combo.setDisabled(bool(self.weka_compat))
         if data is None:
             return None
         domain = data.domain
@@ -468,21 +486,27 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             self.Error.too_few_instances()
             return None
         if n_known < len(data):
-            self.Information.missing_target(len(data) - n_known)
+            self.Information.missing_target(
+                len(data) - n_known, "are not visited (as in Weka, they "
+                "count in m and in the class frequencies)" if self.weka_compat
+                else "are left out")
         if sp.issparse(data.X):     # scored as it is: memory ~ stored entries
             self.Information.sparse_data()
             n_missing = int(np.isnan(data.X[known].data).sum())
         else:
             n_missing = int(np.isnan(data.X[known]).sum())
         if n_missing:
-            self.Information.missing_values(n_missing)
+            self.Information.missing_values(
+                n_missing, "as Weka does" if self.weka_compat
+                else "as expected differences (RELIEF-D)")
         regression = domain.class_var.is_continuous
-        self.misses_combo.setDisabled(regression)
+        self.misses_combo.setDisabled(regression or self.weka_compat)
         self.misses_combo.setToolTip(
             "A numeric target has no misses: RReliefF weighs all k nearest "
             "neighbours by their difference in target." if regression else
-            self.MISSES_TOOLTIP)
-        k_rule = self.RULES[self.rule_index] == "k"
+            "Weka takes k misses from every other class." if self.weka_compat
+            else self.MISSES_TOOLTIP)
+        k_rule = self.RULES[self.rule_index] == "k" or self.weka_compat
         if regression:
             self.Information.regression()
             if k_rule and self.k_nearest > n_known - 1:
@@ -498,8 +522,11 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                     self.k_nearest,
                     f"the {counts[smallest]} instances of class "
                     f"'{domain.class_var.values[smallest]}'")
-        if self.sample_instances and self.n_iterations > n_known:
-            self.Warning.sample_too_large(self.n_iterations, n_known)
+        n_visitable = len(data) if self.weka_compat else n_known
+        if self.sample_instances and self.n_iterations > n_visitable:
+            self.Warning.sample_too_large(
+                self.n_iterations, f"{n_visitable} instances" +
+                ("" if self.weka_compat else " with a known target"))
         return data
 
     # computation
@@ -661,7 +688,9 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                  ("Visited instances",
                   f"sample of {self.n_iterations}"
                   if self.sample_instances else "all"),
-                 ("Random seed", self.random_state)]
+                 ("Random seed", self.random_state),
+                 ("Numbers", "Weka's ReliefFAttributeEval"
+                  if self.weka_compat else "this add-on's definitions")]
         if self.HAS_T:
             items.append(("T", f"{self.T:g}" if self.custom_T
                           else "2 / ln m (default)"))

@@ -218,11 +218,9 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         Told what the engine is doing when it is not just computing (e.g.
         "preparing fast kernels (first use only)").
     kernels : {None, "compiled", "vectorised"}
-        None: numba's compiled kernels when they are ready, and while they
-        compile (the first use of an installation, in a background
-        process, ``core/warmup.py``), the vectorised NumPy path on data it
-        covers; the weights agree to rounding (~1e-15).  "compiled" or
-        "vectorised" force one (tests, benchmarks).
+        None: the compiled kernels, or while they compile in the background
+        (first use, ``warmup.py``) the vectorised NumPy path, equal to
+        ~1e-15.  "compiled" or "vectorised" force one (tests, benchmarks).
     compat : {None, "weka"}
         "weka": Weka's ReliefFAttributeEval, to the last bit (``weka.py``).
     n_values, n_class_values, feature_names : optional
@@ -231,7 +229,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
 
     Returns
     -------
-    ReliefResult
+    ReliefResult (``run_setup``)
 
     References
     ----------
@@ -258,9 +256,18 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                   neighbours=neighbours, trace_every=trace_every,
                   n_jobs=n_jobs, speedups=speedups,
                   feature_names=feature_names)
+    return run_setup(setup, progress=progress, trace_every=trace_every,
+                     n_jobs=n_jobs, status=status, kernels=kernels)
+
+
+def run_setup(setup, *, progress=None, trace_every=None, n_jobs=None,
+              status=None, kernels=None):
+    """Run the visits of a ``Setup`` on this machine's threads and return
+    the ``ReliefResult`` (the options as in ``relieff``)."""
     if progress is not None:
         progress(0.0)           # a cancel can act before the first batch
-    run = _Run(setup.order, trace_every, progress, regression, setup.width)
+    run = _Run(setup.order, trace_every, progress, setup.regression,
+               setup.width)
     run.status, run.kernels = status, kernels
     if setup.hood is None:
         total = np.zeros(setup.width)

@@ -181,7 +181,9 @@ def test_bad_input_is_one_line_error_with_status_2(capsys, tmp_path,
                                     ["--format", "xml"], ["--sigma", "0"],
                                     ["--T", "-1"], ["--n-jobs", "0"],
                                     ["--compat", "orange"],
-                                    ["--misses", "all"]])
+                                    ["--misses", "all"],
+                                    ["--neighbours", "knn"],
+                                    ["--turf", "1.5"], ["--turf", "0"]])
 def test_bad_option_values_exit_2_with_one_line(capsys, corral_file, option):
     with pytest.raises(SystemExit) as exit_info:
         main(["score", corral_file, *option])
@@ -240,6 +242,40 @@ def test_every_scorer_option(capsys, corral_file, corral_table):
                          weight_by_distance=True, sigma=1.5, misses="any",
                          T=0.7, n_jobs=1)(corral_table)
     assert csv_weights(out) == dict(zip(names, expected))
+
+
+@pytest.mark.parametrize("rule", ["surf", "surf*", "multisurf",
+                                  "multisurf*"])
+def test_neighbours_rule_gives_the_scorers_weights(capsys, corral_file,
+                                                   corral_table, rule):
+    names = [var.name for var in corral_table.domain.attributes]
+    status, out, _ = run(capsys, "score", corral_file, "--neighbours", rule,
+                         "--method", "drelieff", "--format", "csv")
+    assert status == 0
+    expected = DReliefF(neighbours=rule)(corral_table)
+    assert csv_weights(out) == dict(zip(names, expected))
+    status, out, _ = run(capsys, "score", corral_file, "--neighbours", rule)
+    assert out.startswith(f"{ReliefF(neighbours=rule).name} on ")
+    assert f"; neighbours = {rule}, m = 160" in out.splitlines()[0]
+
+
+def test_turf_gives_the_turf_scorers_weights(capsys, corral_file,
+                                             corral_table):
+    from orangecontrib.relief.turf import TuRF
+    names = [var.name for var in corral_table.domain.attributes]
+    status, out, _ = run(capsys, "score", corral_file, "--neighbours",
+                         "multisurf", "--turf", "0.2", "--turf-rounds", "2",
+                         "--format", "csv")
+    assert status == 0
+    expected, removed = TuRF(ReliefF(neighbours="multisurf"), remove=0.2,
+                             rounds=2).score_table(corral_table)
+    assert len(removed) == 2 * round(0.2 * len(names))
+    assert csv_weights(out) == dict(zip(names, expected))
+    status, out, _ = run(capsys, "score", corral_file, "--turf", "0.5")
+    assert out.startswith("TuRF (ReliefF (k=10)) on ")
+    assert "TuRF removing 0.5 of the features per round" in out
+    status, out, err = run(capsys, "score", corral_file, "--turf-rounds", "2")
+    assert status == 2 and "--turf SHARE" in err
 
 
 def test_compat_weka_gives_wekas_numbers(capsys):

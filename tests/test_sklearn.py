@@ -18,7 +18,8 @@ from orangecontrib.relief.sklearn import ReliefFSelector
 
 @pytest.mark.filterwarnings("ignore::orangecontrib.relief.ReliefWarning")
 @parametrize_with_checks([ReliefFSelector(),
-                          ReliefFSelector(variant="pdrelieff", k_nearest=3)])
+                          ReliefFSelector(variant="pdrelieff", k_nearest=3),
+                          ReliefFSelector(neighbours="multisurf*")])
 def test_sklearn_estimator_checks(estimator, check):
     # every check passes: no expected_failed_checks are needed
     check(estimator)
@@ -174,11 +175,26 @@ def test_n_features_to_select_above_n_features_keeps_all_with_warning():
     (dict(discrete_features=[12]), "outside"),
     (dict(variant="relief"), "variant must be one of"),
     (dict(k_nearest=0), "k_nearest"),
+    (dict(neighbours="knn"), "neighbours must be one of"),
+    (dict(neighbours="multisurf", weight_by_distance=True),
+     "weight_by_distance ranks the k nearest"),
+    (dict(neighbours="surf", compat="weka"), "only the k nearest"),
 ])
 def test_bad_parameters_raise_value_error(params, message):
     X, y = xor_data(n_noise=1)
     with pytest.raises(ValueError, match=message):
         ReliefFSelector(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("rule", ["k", "surf", "surf*", "multisurf",
+                                  "multisurf*"])
+def test_neighbours_rule_gives_the_engines_weights(rule):
+    X, y = xor_data(n_noise=3)
+    selector = ReliefFSelector(neighbours=rule, variant="pdrelieff",
+                               n_features_to_select=2).fit(X, y)
+    expected = relieff(X, y, neighbours=rule, variant="pdrelieff").weights
+    np.testing.assert_array_equal(selector.feature_importances_, expected)
+    assert selector.get_support()[:2].all()
 
 
 def test_text_column_not_marked_discrete_is_an_error():

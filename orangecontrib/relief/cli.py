@@ -17,9 +17,15 @@ import sys
 import time
 import warnings
 
+import numpy as np
+
 from orangecontrib.relief.core import ranking as core_ranking
 from orangecontrib.relief.datasets import corral
-from orangecontrib.relief.scoring import DReliefF, PDReliefF, ReliefF
+from orangecontrib.relief.scoring import (DReliefF, PDReliefF, ReliefF,
+                                         RULE_NAMES)
+from orangecontrib.relief.turf import TuRF
+
+RULE_CHOICES = tuple(RULE_NAMES)
 
 METHODS = {"relieff": ReliefF, "drelieff": DReliefF, "pdrelieff": PDReliefF}
 
@@ -146,7 +152,7 @@ def scorer_options(args):
                    random_state=args.seed,
                    weight_by_distance=args.weight_by_distance,
                    sigma=args.sigma, misses=args.misses, n_jobs=args.n_jobs,
-                   compat=args.compat)
+                   compat=args.compat, neighbours=args.neighbours)
     if args.method == "pdrelieff":
         options["T"] = args.T
     elif args.T is not None:
@@ -171,19 +177,28 @@ def score(args):
     if not table.domain.attributes:
         raise ValueError(f"{args.file} has no attributes to score.")
     scorer = METHODS[args.method](**scorer_options(args))
+    if args.turf is not None:
+        scorer = TuRF(scorer, remove=args.turf, rounds=args.turf_rounds)
+    elif args.turf_rounds is not None:
+        raise ValueError("--turf-rounds is TuRF's number of rounds; use it "
+                         "with --turf SHARE.")
     bar = ProgressBar(sys.stderr) if args.progress else None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            result = scorer.score_table(table, progress=bar,
-                                        status=_say)
+            if args.turf is not None:
+                weights, _ = scorer.score_table(table, progress=bar)
+                m = args.m or int(np.sum(~np.isnan(table.Y)))
+            else:
+                result = scorer.score_table(table, progress=bar,
+                                            status=_say)
+                weights, m = result.weights, result.n_iterations
         finally:
             if bar is not None:
                 bar.close()
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
-    rows = ranking(result.weights,
-                   [var.name for var in table.domain.attributes])
+    rows = ranking(weights, [var.name for var in table.domain.attributes])
     if args.top is not None:
         rows = rows[:args.top]
 
@@ -198,12 +213,16 @@ def score(args):
         writer.writerows((rank, name, repr(weight))
                          for rank, name, weight in rows)
     else:
-        kind = "regression" if result.regression else "classification"
+        kind = "regression" if class_var.is_continuous else "classification"
         weka = ", Weka's numbers" if args.compat == "weka" else ""
+        hood = f"k = {args.k}" if args.neighbours == "k" \
+            else f"neighbours = {args.neighbours}"
+        turf = "" if args.turf is None else \
+            f", TuRF removing {args.turf:g} of the features per round"
         print(f"{scorer.name} on {args.file}: {len(table)} instances, "
               f"{len(table.domain.attributes)} features, class "
-              f"{class_var.name!r} ({kind}); k = {args.k}, "
-              f"m = {result.n_iterations}, seed = {args.seed}{weka}")
+              f"{class_var.name!r} ({kind}); {hood}, "
+              f"m = {m}, seed = {args.seed}{weka}{turf}")
         width = max([len("feature")] + [len(name) for _, name, _ in rows])
         print(f"{'rank':>4}  {'feature':<{width}}  {'weight':>9}")
         for rank, name, weight in rows:
@@ -219,6 +238,17 @@ def _positive_float(text):
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(
             f"expected a positive number, got {text!r}")
+    return value
+
+
+def _share(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a share between 0 and 1 (e.g. 0.1), got {text!r}")
     return value
 
 
@@ -287,6 +317,20 @@ def main(argv=None):
                               type=_positive_int, default=10,
                               help="nearest hits and misses per class "
                                    "(default: 10)")
+    score_parser.add_argument("--neighbours", choices=RULE_CHOICES,
+                              default="k",
+                              help="neighbourhood rule: the k nearest, or "
+                                   "all within SURF's or MultiSURF's radius; "
+                                   "the starred rules also score the far "
+                                   "ones (default: k)")
+    score_parser.add_argument("--turf", type=_share, default=None,
+                              metavar="SHARE",
+                              help="TuRF: remove this share of the features "
+                                   "per round (e.g. 0.1) and score the rest "
+                                   "again")
+    score_parser.add_argument("--turf-rounds", type=_positive_int,
+                              default=None, metavar="N",
+                              help="TuRF's rounds (default: 1/SHARE)")
     score_parser.add_argument("--m", "--n-iterations", dest="m",
                               type=_positive_int, default=None,
                               help="number of visited instances "

@@ -116,7 +116,15 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         the number of features keeps all of them, with a warning.
     k_nearest : int, default=10
         Nearest hits, and nearest misses of each other class, per visited
-        instance; instances tied with the k-th share its slots.
+        instance; instances tied with the k-th share its slots.  Used by
+        ``neighbours="k"`` only.
+    neighbours : {"k", "surf", "surf*", "multisurf", "multisurf*"}, default="k"
+        The neighbourhood rule (as in scikit-rebate): the k nearest hits and
+        misses, or every instance within a radius -- SURF's mean distance
+        over all pairs, MultiSURF's mean distance from the visited instance
+        minus half its standard deviation; the starred rules also score the
+        far instances with the opposite sign.  ``doc/semantics.md``,
+        "Neighbourhood rules", defines them.
     n_iterations : int or None, default=None
         m, the number of visited instances, in the order
         ``numpy.random.default_rng(random_state).permutation(n)[:m]``;
@@ -228,7 +236,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                  k_nearest=10, n_iterations=None, random_state=0,
                  discrete_features="auto", weight_by_distance=False,
                  sigma=2.0, misses="per_class", T=None, n_jobs=None,
-                 compat=None):
+                 compat=None, neighbours="k"):
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -241,6 +249,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         self.T = T
         self.n_jobs = n_jobs
         self.compat = compat
+        self.neighbours = neighbours
 
     def fit(self, X, y):
         """Estimate the Relief weight of every feature.
@@ -297,6 +306,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             random_state=self.random_state, misses=self.misses,
             weight_by_distance=self.weight_by_distance, sigma=self.sigma,
             T=self.T, n_jobs=self.n_jobs, compat=self.compat,
+            neighbours=self.neighbours,
             feature_names=getattr(self, "feature_names_in_", None),
             **declared)
         self.feature_importances_ = result.weights

@@ -248,7 +248,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             weight_by_distance=weight_by_distance, sigma=sigma, T=T,
             progress=progress, trace_every=trace_every, n_jobs=n_jobs,
             n_values=n_values, n_class_values=n_class_values,
-            feature_names=feature_names)
+            feature_names=feature_names, neighbours=neighbours)
     setup = start(X, y, nominal, regression=regression, variant=variant,
                   n_iterations=n_iterations, k_nearest=k_nearest,
                   random_state=random_state, misses=misses,
@@ -316,7 +316,8 @@ def start(X, y, nominal=None, *, regression=False, variant="relieff",
     order = np.random.default_rng(random_state).permutation(n)[:m]
     a = prep.n_used
     hood = None
-    if not (a == 0 or _nothing_to_learn(prep, regression, k_nearest)):
+    if not (a == 0 or _nothing_to_learn(
+            prep, regression, k_nearest if neighbours == "k" else None)):
         hood = plan.neighbourhood(prep, regression, misses, k_nearest,
                                   weight_by_distance, sigma, neighbours)
     return Setup(prep, order, variant_code, T_used, bool(regression),
@@ -560,7 +561,8 @@ KERNELS_VARIABLE = "ORANGE3_RELIEF_KERNELS"
 
 def _nothing_to_learn(prep, regression, k_nearest):
     """Warn about data with a defined but trivial result (True: all weights
-    are 0) and about classes not bigger than k."""
+    are 0) and about classes not bigger than k (None: a radius rule, no
+    k)."""
     if not regression and np.count_nonzero(prep.class_counts) < 2:
         warnings.warn("The data has only one class value; all weights are 0.",
                       ReliefWarning, stacklevel=3)
@@ -569,7 +571,7 @@ def _nothing_to_learn(prep, regression, k_nearest):
         warnings.warn("The target is constant; all weights are 0.",
                       ReliefWarning, stacklevel=3)
         return True
-    if not regression:
+    if not regression and k_nearest is not None:
         small = [c for c, count in enumerate(prep.class_counts)
                  if 0 < count <= k_nearest]
         if small:

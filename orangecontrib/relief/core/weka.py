@@ -499,14 +499,15 @@ def weka_relieff(X, y, nominal=None, *, compat="weka", regression=False,
                  random_state=0, misses="per_class", weight_by_distance=False,
                  sigma=2.0, T=None, progress=None, trace_every=None,
                  n_jobs=None, n_values=None, n_class_values=None,
-                 feature_names=None):
+                 feature_names=None, neighbours="k"):
     """``engine.relieff(..., compat="weka")``: Weka's merits, with
     ``random_state`` as Weka's -D seed and ``n_iterations`` as its -M; the
     other arguments as ``relieff``'s."""
     from . import engine        # (engine imports this module when it runs)
 
     engine._check_options(variant, k_nearest, misses, weight_by_distance,
-                          sigma, T, trace_every, n_jobs, compat=compat)
+                          sigma, T, trace_every, n_jobs, neighbours,
+                          regression, compat=compat)
     data = weka_prepare(X, y, nominal, regression, n_values, n_class_values,
                         feature_names)
     n, a = data.values.shape

@@ -76,8 +76,9 @@ def reference_relief(X, y, nominal, regression=False, variant="relieff",
                 if variant == "pdrelieff":
                     v = (1 - v) / t ** T + v
                 # (within rounding of 0: 0, as the engine's
-                # kernels.residue)
-                w[f] = v if v > t * 2.0 ** -52 else 0.0
+                # estimates.residue)
+                w[f] = v if v > t * 2.0 ** -52 + (n + 2) * 2.0 ** -50 \
+                    else 0.0
         if not (w > 0).any():
             w[usable] = 1.0
         dist = {j: sum(w[f] * diff(f, r, j) for f in usable)

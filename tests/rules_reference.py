@@ -50,7 +50,7 @@ Choices made where the papers are silent (each also in the notes):
 5. With a visited subset (m < n) the radius still uses all n rows.
 6. Feedback variants: the distance weights of visit t are computed as in
    tests/reference.py (dReliefF: max(0, W_{t-1}); pdReliefF: the f(w, t) blend;
-   residue <= t 2^-52 counts as 0; all-zero weights mean all ones), and the
+   residue <= t 2^-52 + (n + 2) 2^-50 counts as 0; all-zero weights mean all ones), and the
    radius of that visit is computed from those weighted distances (SURF: the mean
    over all pairs again, with the visit's weights).
 7. The starred rules have no regression form here (RReliefF's ratio has no
@@ -134,7 +134,7 @@ class _Data:
         return total
 
 
-def _distance_weights(variant, w, t, estimate, usable, a, T):
+def _distance_weights(variant, w, t, estimate, usable, a, T, n):
     """The per-feature distance weights of visit t (1-based)."""
     out = np.zeros(a)
     if variant == "relieff":
@@ -149,7 +149,8 @@ def _distance_weights(variant, w, t, estimate, usable, a, T):
             v = estimate[f]
             if variant == "pdrelieff":
                 v = (1 - v) / t ** T + v
-            out[f] = v if v > t * 2.0 ** -52 else 0.0
+            # (within rounding of 0: 0, as the engine's estimates.residue)
+            out[f] = v if v > t * 2.0 ** -52 + (n + 2) * 2.0 ** -50 else 0.0
     if not (out > 0).any():
         out[usable] = 1.0
     return out
@@ -226,7 +227,7 @@ def reference_rules(X, y, nominal, rule="surf", regression=False, m=None,
     for t, r in enumerate(order, start=1):
         r = int(r)
         est = estimate(t - 1) if t > 1 and variant != "relieff" else None
-        wv = _distance_weights(variant, w, t, est, usable, a, T)
+        wv = _distance_weights(variant, w, t, est, usable, a, T, n)
         others = [j for j in range(n) if j != r]
         d = {j: data.dist(r, j, wv) for j in others}
         if rule in ("surf", "surf*"):

@@ -265,7 +265,7 @@ def test_tracked_row_sums_follow_the_weights(variant, lazy_rtol):
             carry._replace(lazy=lazy_rtol), ALL, total, 0, np.empty((0, a)))
         t = t0 + 2
         estimates.estimate(total, t - 1, False, current)
-        if not estimates.distance_weights(current, t, variant, T, w):
+        if not estimates.distance_weights(current, t, variant, T, w, n):
             continue
         n_positive += 1
         sparse.row_sums(prep.sp, w, True, fresh)
@@ -337,9 +337,9 @@ def test_feedback_weights_are_distance_weights_of_the_estimate(variant,
         if t > 1:
             estimates.estimate(tot, t - 1, regression, current)
         positive = estimates.distance_weights(current, t, variant, 0.8,
-                                              expected)
+                                              expected, 50)
         assert estimates.feedback_weights(tot, t, variant, 0.8, regression,
-                                          np.empty(a), w) == positive
+                                          np.empty(a), w, 50) == positive
         assert np.array_equal(w, expected), t
     if variant == 1 and not regression:     # the last case: none positive
         assert np.all(w == 1.0)
@@ -460,7 +460,7 @@ def test_sparse_feedback_with_rounding_residues_equals_dense(seed, variant):
     if seed == 16:
         first = relieff(X.toarray(), y, nominal_, variant="drelieff",
                         k_nearest=4, n_iterations=1).weights
-        assert 0 < first[9] < estimates.residue(2)
+        assert 0 < first[9] < estimates.residue(2, 90)
     expected = reference_relief(X.toarray(), y, nominal_, variant=variant,
                                 k=4)
     for data in (X, X.toarray()):

@@ -355,10 +355,11 @@ def candidates(distance, rows, k):
     return np.concatenate([head, tail[distance[tail] < limit]])
 
 
-def feedback_weights(merits, t, variant, T, inert):
+def feedback_weights(merits, t, variant, T, inert, n):
     """doc/semantics.md's distance weights at visit t (1-based) from the
     merits after t - 1 visits: dReliefF max(0, W), pdReliefF
-    max(0, (1 - W) * (1 / t^T) + W); a weight <= t 2^-52 (or NaN) is 0, and
+    max(0, (1 - W) * (1 / t^T) + W); a weight <= t 2^-52 + (n + 2) 2^-50
+    (the rounding bound of estimates.residue, n instances) or NaN is 0, and
     so is that of an inert attribute; at t = 1, or when every weight is 0,
     all are 1."""
     if t == 1:
@@ -368,7 +369,7 @@ def feedback_weights(merits, t, variant, T, inert):
         scale = 1.0 / t ** T
         w = (1.0 - w) * scale + w
     with np.errstate(invalid="ignore"):
-        w = np.where(w > t * 2.0 ** -52, w, 0.0)
+        w = np.where(w > t * 2.0 ** -52 + (n + 2) * 2.0 ** -50, w, 0.0)
     w[inert] = 0.0
     return w if (w > 0).any() else np.ones(len(merits))
 
@@ -448,7 +449,8 @@ def weka_relieff(X, y, nominal, n_values, k=10, sample_size=-1, seed=1,
         if math.isnan(y[r]):
             continue                            # section 9: counted, no update
         if variant is not None:
-            w = feedback_weights(merits(t - 1), t, variant, T, inert)
+            w = feedback_weights(merits(t - 1), t, variant, T, inert,
+                                 len(y))
             slots = find_slots(r, data.distances(r, w))
         else:
             memo_key = (r, k, n_classes)

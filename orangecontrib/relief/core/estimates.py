@@ -34,25 +34,30 @@ def estimate(total, t, regression, out):
 
 
 @njit(**JIT)
-def residue(t):
-    """The largest distance weight at step t that counts as 0: t 2^-52,
-    the rounding error of a running sum of t - 1 updates of at most 2 in
-    size, divided by t - 1.  Weights that are 0 in exact arithmetic (e.g.
-    1/4 + 1/4 - 1/2 summed in another order) come out at ~1e-17; as
-    distance weights they kept rows at distances ~1e-17 apart that the
-    sparse computation (and exact arithmetic) sees tied, and chose other
-    neighbours."""
-    return t * 2.0 ** -52
+def residue(t, n):
+    """The largest distance weight at step t that counts as 0, on n
+    instances: a bound of the rounding error of W_{t-1}.  t 2^-52 bounds
+    that of the running sum of t - 1 updates of at most 2 in size, divided
+    by t - 1; (n + 2) 2^-50 that of one update, a sum over at most n - 1
+    neighbours whose influences add up to at most 4 in size (hits, misses,
+    far hits, far misses), each rounded with its coefficient.  Weights that
+    are 0 in exact arithmetic come out at ~1e-17 (1/4 + 1/4 - 1/2 summed in
+    another order), or at ~1e-14 when hundreds of tied neighbours share k
+    slots (an ID column, whose every diff is 1: -1 + 1 from rounded
+    shares).  As distance weights they kept rows apart that exact
+    arithmetic (and the sparse computation) sees tied, or made the residue
+    the only positive weight, and chose other neighbours."""
+    return t * 2.0 ** -52 + (n + 2) * 2.0 ** -50
 
 
 @njit(**JIT)
-def distance_weights(current, t, variant, T, out):
+def distance_weights(current, t, variant, T, out, n):
     """w_A for the distance at step t (1-based) from the estimate W_{t-1}.
 
     dReliefF: max(0, W_{t-1}[A]); pdReliefF: max(0, f(W_{t-1}[A], t)) with
     f(w, t) = (1 - w) / t^T + w (seed eq. f).  At t = 1, or when every w_A is
     0, all w_A = 1 (and the return value is False).  A w_A within the
-    rounding error of a sum of t updates of zero (``residue(t)``) is 0.
+    rounding error of W_{t-1} on n instances (``residue(t, n)``) is 0.
     """
     a = out.shape[0]
     n_positive = 0
@@ -60,7 +65,7 @@ def distance_weights(current, t, variant, T, out):
         # (branch-free, so that it vectorises: 20,000 features took 35 us)
         scale = 1.0 / t ** T if variant == VARIANT_PD else 0.0
         pd = variant == VARIANT_PD
-        tiny = residue(t)
+        tiny = residue(t, n)
         for f in range(a):
             w = current[f]
             w = (1.0 - w) * scale + w if pd else w
@@ -73,7 +78,7 @@ def distance_weights(current, t, variant, T, out):
 
 
 @njit(**JIT)
-def weights_of_range(total, t, variant, T, w, f0, f1):
+def weights_of_range(total, t, variant, T, w, f0, f1, n):
     """``distance_weights`` of the estimate total / (t - 1) for the features
     [f0, f1) (classification, t > 1), in one pass: the same numbers, one
     read of the features instead of three (the divisions take most of it).
@@ -81,7 +86,7 @@ def weights_of_range(total, t, variant, T, w, f0, f1):
     visits = t - 1
     pd = variant == VARIANT_PD
     scale = 1.0 / t ** T if pd else 0.0
-    tiny = residue(t)
+    tiny = residue(t, n)
     n_positive = 0
     for f in range(f0, f1):
         v = total[f] / visits
@@ -93,14 +98,14 @@ def weights_of_range(total, t, variant, T, w, f0, f1):
 
 
 @njit(**JIT)
-def feedback_weights(total, t, variant, T, regression, current, w):
+def feedback_weights(total, t, variant, T, regression, current, w, n):
     """``distance_weights(estimate(total, t - 1), t, ...)`` into ``w``
     (``current``: scratch); for classification by ``weights_of_range``."""
     if regression or t == 1:
         if t > 1:
             estimate(total, t - 1, regression, current)
-        return distance_weights(current, t, variant, T, w)
-    n_positive = weights_of_range(total, t, variant, T, w, 0, w.shape[0])
+        return distance_weights(current, t, variant, T, w, n)
+    n_positive = weights_of_range(total, t, variant, T, w, 0, w.shape[0], n)
     if n_positive == 0:
         w[:] = 1.0
     return n_positive > 0

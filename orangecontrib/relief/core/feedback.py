@@ -115,7 +115,8 @@ def _track_part(c, indptr, indices, values, nominal, col_ptr, col_rows,
                       scratch, upd, f0, f1)
         move_sparse_update(r_prev, chosen, n_prev, rows, False, upd, total,
                            f0, f1)
-        count = weights_of_range(total, t, variant, T, w, f0, f1)
+        count = weights_of_range(total, t, variant, T, w, f0, f1,
+                                 target.shape[0])
     overlaps(r, rows, w, True, overlaps_[c], f0, f1, prefetch)
     pending[c], walked[c] = track_row_sums(
         rows, w, total, regression, coefs, theta, applied, sums[c], f0, f1,
@@ -313,7 +314,8 @@ def feedback_batch(rows, t_done, data, hood, run, screening, tracking, carry,
         # 1. the distance weights from the estimate W_{t-1}
         if not deferred:
             positive = feedback_weights(total, t, run.variant, run.T,
-                                        run.regression, work.current, work.w)
+                                        run.regression, work.current, work.w,
+                                        n)
         # 2. the weighted distances from R (or a screen of them)
         if data.sparse:
             positive, screen, exact = _sparse_distances(

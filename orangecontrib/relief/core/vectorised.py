@@ -225,18 +225,19 @@ def estimate(total, t, regression):
     return first - second
 
 
-def distance_weights(total, t, variant, T, regression):
+def distance_weights(total, t, variant, T, regression, n):
     """``estimates.feedback_weights`` in NumPy: w_A at step t from W_{t-1}
     (dReliefF: max(0, W); pdReliefF: max(0, (1 - W)/t^T + W)); weights
-    within ``estimates.residue(t)`` of 0 are 0; all 1 at t = 1 or when none
-    is positive."""
+    within ``estimates.residue(t, n)`` of 0 are 0; all 1 at t = 1 or when
+    none is positive."""
     a = (total.shape[0] - 1) // 2 if regression else total.shape[0]
     if t == 1:
         return np.ones(a)
     current = estimate(total, t - 1, regression)
     if variant == VARIANT_PD:
         current = (1.0 - current) * (1.0 / t ** T) + current
-    w = np.where(current > t * 2.0 ** -52, current, 0.0)   # (NaN: 0)
+    tiny = t * 2.0 ** -52 + (n + 2) * 2.0 ** -50     # (estimates.residue)
+    w = np.where(current > tiny, current, 0.0)   # (NaN: 0)
     return w if (w > 0).any() else np.ones(a)
 
 
@@ -260,7 +261,8 @@ def feedback_rows(prep, hood, rows, t_done, variant, T, regression, total,
     written = 0
     for b, r in enumerate(rows):
         t = t_done + b + 1
-        w = distance_weights(total, t, variant, T, regression)
+        w = distance_weights(total, t, variant, T, regression,
+                             prep.group.shape[0])
         total += _visit(prep, hood, r, distances(prep, [r], w)[0], target,
                         regression)
         if trace_every and t % trace_every == 0:

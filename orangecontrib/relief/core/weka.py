@@ -481,7 +481,7 @@ def feedback_rows(rows, done, data, hood, variant, T, active, sums, every,
                 weka_estimate(sums, t - 1, data.regression, current)
             for i in range(active.shape[0]):
                 part[i] = current[active[i]]
-            distance_weights(part, t, variant, T, part_w)
+            distance_weights(part, t, variant, T, part_w, n)
             for i in range(active.shape[0]):
                 w[active[i]] = part_w[i]
             _neighbours(z, data, hood, w, dist, slot_dist, slot_row, order,

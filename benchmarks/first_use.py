@@ -12,7 +12,12 @@ three are timed once more on the compiled kernels, whose weights are
 compared with the first ones.  Two data sets: Orange's heart_disease (303
 x 13, mixed, with missing values) and a continuous 2,000 x 100.  ``--rev``
 measures the engine of other commits in the same run (``_engines.load_core``),
-the working tree's by default.
+the working tree's by default.  Measure an engine with a background compile
+(``core/warmup.py``, from ad94a1d on) as the working tree, without ``--rev``:
+its warmup process imports the installed package, whose kernels a copy
+loaded under another name (``relief_core_<commit>``) does not find in the
+cache, so that copy compiles them again in its own process once the markers
+say they are ready (35-50 s in the "then" column).
 """
 import argparse
 import json

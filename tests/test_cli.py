@@ -45,6 +45,8 @@ def test_demo_still_prints_the_corral_comparison(capsys):
     status, out, err = run(capsys, "demo", "--rows", "32")
     assert status == 0
     assert out.startswith("CorrAl, 32 instances")
+    assert out.splitlines()[1].split() == ["feature", "ReliefF", "dReliefF",
+                                           "pdReliefF"]
     assert "ReliefF" in out and "dReliefF" in out and "pdReliefF" in out
     assert "Separability" in out
 

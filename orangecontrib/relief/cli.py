@@ -45,18 +45,19 @@ def demo(args):
                 if var.attributes.get("relevant")}
     print(f"CorrAl, {len(table)} instances; class = (A0 and A1) or (B0 and B1)"
           f"; k = {args.k}, seed = {args.seed}")
-    print(f"{'feature':<12}" + "".join(f"{s.name:>11}" for s in scorers))
+    labels = ("ReliefF", "dReliefF", "pdReliefF")    # (k is said above)
+    print(f"{'feature':<12}" + "".join(f"{label:>11}" for label in labels))
     for i in sorted(range(len(names)), key=lambda i: -columns[0][i]):
         mark = " *" if names[i] in relevant else ""
         print(f"{names[i] + mark:<12}"
               + "".join(f"{column[i]:>11.3f}" for column in columns))
     print("* relevant feature.  Separability (weakest relevant minus best "
           "other):")
-    for scorer, column in zip(scorers, columns):
+    for label, column in zip(labels, columns):
         weights = dict(zip(names, column))
         s = (min(weights[n] for n in relevant)
              - max(w for n, w in weights.items() if n not in relevant))
-        print(f"  {scorer.name:<10} {s:+.3f}")
+        print(f"  {label:<10} {s:+.3f}")
     print(f"({elapsed:.2f} s)")
     return 0
 

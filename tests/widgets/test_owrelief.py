@@ -384,6 +384,14 @@ class ReliefWidgetTests:
         np.testing.assert_allclose(self.weights_out(), self.SCORER()(self.data),
                                    rtol=0, atol=1e-12)
 
+    def test_placing_the_widget_starts_compiling(self):
+        """A fresh installation compiles its kernels from the moment the
+        first widget is placed on the canvas, before data arrives."""
+        from orangecontrib.relief.core import warmup
+        with patch.object(warmup, "start") as start:
+            self.create_widget(self.widget.__class__)
+        start.assert_called_once_with()
+
     def test_progress_reported(self):
         values = []
         self.widget.progressBarValueChanged.connect(values.append)

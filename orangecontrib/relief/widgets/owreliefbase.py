@@ -32,6 +32,7 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
+from orangecontrib.relief.core import warmup
 from orangecontrib.relief.scoring import RULE_NAMES
 from orangecontrib.relief.widgets.plotutils import CURVE_COLORS, StaticPlotView
 
@@ -236,6 +237,9 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     def __init__(self):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
+        # the first widget of a fresh installation starts compiling the
+        # kernels in the background, before any data arrives
+        warmup.start()
         self.data: Optional[Table] = None
         self.result = None       # the last ReliefResult shown
         self._result_key = None  # parameters and data it was computed for

@@ -61,6 +61,28 @@ def test_vectorised_path_equals_the_compiled_kernels(variant):
                                    atol=1e-12, err_msg=name)
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("rule", ["surf", "surf*", "multisurf",
+                                  "multisurf*"])
+def test_vectorised_radius_rules_equal_the_compiled_kernels(rule, variant):
+    """Every neighbourhood rule on every kind of data (no regression form
+    for the starred rules) on the vectorised path: the compiled weights."""
+    for name, X, y, nominal, options in _problems():
+        options = {key: value for key, value in options.items()
+                   if key not in ("k_nearest", "weight_by_distance")}
+        if options.get("regression") and rule.endswith("*"):
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fast = relieff(X, y, nominal, variant=variant, neighbours=rule,
+                           kernels="vectorised", **options)
+            compiled = relieff(X, y, nominal, variant=variant,
+                               neighbours=rule, kernels="compiled",
+                               **options)
+        np.testing.assert_allclose(fast.weights, compiled.weights, rtol=0,
+                                   atol=1e-12, err_msg=name)
+
+
 def test_vectorised_path_refuses_large_sparse_data(monkeypatch):
     from orangecontrib.relief.core import vectorised
     monkeypatch.setattr(vectorised, "DENSE_MAX_VALUES", 100)

@@ -519,12 +519,10 @@ class _Kernels:
             self.set in _READY or warmup.is_compiled(self.set)))
         self.dense = None
         if not self.ready:
-            if setup.hood.rule == RULE_K:
-                self.dense = vectorised.dense_view(prep)
+            self.dense = vectorised.dense_view(prep)
             if self.dense is None and self.forced == "vectorised":
-                raise ValueError("The vectorised kernels cover neither large "
-                                 "sparse data nor the radius rules; use "
-                                 "kernels='compiled'.")
+                raise ValueError("The vectorised kernels do not cover large "
+                                 "sparse data; use kernels='compiled'.")
             if self.forced is None:
                 warmup.start(first=self.set)
                 self._say("preparing fast kernels in the background "

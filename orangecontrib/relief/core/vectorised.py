@@ -12,7 +12,7 @@ compiled ones to rounding (about 1e-15): sums are added in another order.
 It covers what a first use needs: dense data (small sparse data is
 densified; zeros are values either way), numeric and nominal features,
 missing values (RELIEF-D), classification and regression, ReliefF,
-Relief-E, rank weights, dReliefF and pdReliefF.
+Relief-E, rank weights, every neighbourhood rule, dReliefF and pdReliefF.
 """
 import dataclasses
 
@@ -21,7 +21,8 @@ from scipy.spatial.distance import cdist
 
 from .distances import TIE_RTOL
 from .estimates import VARIANT_PD
-from .neighbours import MODE_ANY, MODE_REGRESSION
+from .neighbours import (MODE_ANY, MODE_REGRESSION, RULE_K,
+                         RULE_MULTISURF_STAR, RULE_SURF, RULE_SURF_STAR)
 
 
 # ReliefF's visits whose distances are computed together.
@@ -169,24 +170,27 @@ def _group_shares(members, dist, k, rank_weights, sign):
     return rows, coefs
 
 
-def neighbours(r, dist, group, hood):
-    """R's neighbours and their signed influences (``neighbours.select``
-    without a screen): hits, the misses of each other class (or of all
-    together), or every instance in regression."""
-    n = dist.shape[0]
-    others = np.arange(n) != r
+def _groups(r, group, hood):
+    """(members mask, sign) of R's neighbour groups: hits, the misses of
+    each other class (or of all together), or every instance in
+    regression."""
+    others = np.arange(group.shape[0]) != r
     gr = group[r]
     if hood.mode == MODE_REGRESSION:
-        groups = [(others, 1.0)]
-    elif hood.mode == MODE_ANY:
-        groups = [(others & (group == gr), -1.0),
-                  (others & (group != gr), 1.0)]
-    else:
-        groups = [(others & (group == g),
-                   -1.0 if g == gr else hood.class_factor[gr, g])
-                  for g in range(hood.n_groups)]
+        return [(others, 1.0)]
+    if hood.mode == MODE_ANY:
+        return [(others & (group == gr), -1.0),
+                (others & (group != gr), 1.0)]
+    return [(others & (group == g),
+             -1.0 if g == gr else hood.class_factor[gr, g])
+            for g in range(hood.n_groups)]
+
+
+def neighbours(r, dist, group, hood):
+    """R's neighbours and their signed influences (``neighbours.select``
+    without a screen)."""
     chosen, coef = [], []
-    for mask, sign in groups:
+    for mask, sign in _groups(r, group, hood):
         members = np.flatnonzero(mask)
         if members.shape[0]:
             rows, coefs = _group_shares(members, dist[members], hood.k,
@@ -196,13 +200,52 @@ def neighbours(r, dist, group, hood):
     return np.array(chosen, dtype=np.int64), np.array(coef)
 
 
-def _visit(prep, hood, r, dist, target, regression):
-    """The update row of visiting R whose distances to every instance are
-    ``dist``."""
-    chosen, coef = neighbours(r, dist, prep.group, hood)
+def radius_neighbours(r, dist, group, hood, w):
+    """``neighbours`` for the radius rules (``neighbours._within_radius``):
+    each group's members strictly inside the radius (sign / their count),
+    and for the starred rules those strictly beyond the far threshold
+    (-sign / their count); a distance within TIE_RTOL |centre| of a
+    threshold is on it, in neither set.  Returns (chosen, coef, constant):
+    MultiSURF*'s far groups, which score sameness, add their sign to every
+    feature."""
+    others = np.arange(dist.shape[0]) != r
+    if hood.rule in (RULE_SURF, RULE_SURF_STAR):
+        centre = float(np.dot(w, hood.pair_means))
+        low = high = centre
+    else:
+        d = dist[others]
+        centre = d.sum() / d.shape[0]
+        half = np.sqrt(((d - centre) ** 2).sum() / d.shape[0]) / 2
+        low, high = centre - half, centre + half
+    tol = TIE_RTOL * abs(centre)
+    starred = hood.rule in (RULE_SURF_STAR, RULE_MULTISURF_STAR)
+    chosen, coef, constant = [], [], 0.0
+    for mask, sign in _groups(r, group, hood):
+        sets = [(np.flatnonzero(mask & (dist < low - tol)), sign)]
+        if starred:
+            far = np.flatnonzero(mask & (dist > high + tol))
+            sets.append((far, -sign))
+            if far.shape[0] and hood.rule == RULE_MULTISURF_STAR:
+                constant += sign
+        for members, s in sets:
+            if members.shape[0]:
+                chosen.extend(members)
+                coef.extend([s / members.shape[0]] * members.shape[0])
+    return np.array(chosen, dtype=np.int64), np.array(coef), constant
+
+
+def _visit(prep, hood, r, dist, target, regression, w):
+    """The update row of visiting R whose distances (weighted by ``w``) to
+    every instance are ``dist``."""
+    constant = 0.0
+    if hood.rule == RULE_K:
+        chosen, coef = neighbours(r, dist, prep.group, hood)
+    else:
+        chosen, coef, constant = radius_neighbours(r, dist, prep.group,
+                                                   hood, w)
     d = diffs(prep, r, chosen)
     a = d.shape[1]
-    upd = np.zeros(1 + 2 * a if regression else a)
+    upd = np.full(1 + 2 * a if regression else a, constant)
     for i, (j, c) in enumerate(zip(chosen, coef)):
         if regression:
             d_target = abs(target[r] - target[j])
@@ -244,12 +287,13 @@ def distance_weights(total, t, variant, T, regression, n):
 def relieff_rows(prep, hood, rows, regression, out):
     """ReliefF: out[b] = the update of visiting rows[b]."""
     target = prep.target if regression else None
+    ones = np.ones(prep.n_used)
     for start in range(0, len(rows), BLOCK):
         block = rows[start:start + BLOCK]
         dist = distances(prep, block)
         for b, r in enumerate(block):
             out[start + b] = _visit(prep, hood, r, dist[b], target,
-                                    regression)
+                                    regression, ones)
 
 
 def feedback_rows(prep, hood, rows, t_done, variant, T, regression, total,
@@ -264,7 +308,7 @@ def feedback_rows(prep, hood, rows, t_done, variant, T, regression, total,
         w = distance_weights(total, t, variant, T, regression,
                              prep.group.shape[0])
         total += _visit(prep, hood, r, distances(prep, [r], w)[0], target,
-                        regression)
+                        regression, w)
         if trace_every and t % trace_every == 0:
             trace[written] = estimate(total, t, regression)
             written += 1

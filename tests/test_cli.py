@@ -314,3 +314,29 @@ def test_infinite_values_in_a_file_are_missing_with_a_warning(capsys,
     assert status == 0
     assert err == (f"warning: {path} holds infinite values; Orange reads "
                    "them as missing values.\n")
+
+
+def test_pvalues_and_stability_columns(capsys, corral_file, corral_table):
+    from orangecontrib.relief import stats
+    status, out, _ = run(capsys, "score", corral_file, "--pvalues",
+                         "--permutations", "19", "--stability", "4",
+                         "--format", "csv")
+    assert status == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert list(rows[0]) == ["rank", "feature", "weight", "p", "q",
+                             "mean_rank", "rank_5", "rank_95", "top_k"]
+    names = [var.name for var in corral_table.domain.attributes]
+    test = ReliefF().significance(corral_table, n_permutations=19)
+    st = ReliefF().stability(corral_table, n_resamples=4)
+    for row in rows:
+        i = names.index(row["feature"])
+        assert float(row["p"]) == test.p_values[i]
+        assert float(row["q"]) == test.q_values[i]
+        assert float(row["mean_rank"]) == st.mean_rank[i]
+    status, out, _ = run(capsys, "score", corral_file, "--pvalues", "--stir")
+    assert "STIR's t-test" in out and "with q < 0.05" in out
+    stir = stats.stir(corral_table.X, corral_table.Y, k_nearest=10)
+    assert f"{stir.p_values[names.index('Irrelevant')]:.4f}" in out
+    status, out, err = run(capsys, "score", corral_file, "--pvalues",
+                           "--turf", "0.2")
+    assert status == 2 and "--turf" in err

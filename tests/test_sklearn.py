@@ -13,6 +13,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from orangecontrib.relief import ReliefWarning, relieff
+from orangecontrib.relief import stats
 from orangecontrib.relief.sklearn import ReliefFSelector
 
 
@@ -255,3 +256,34 @@ def test_compat_weka_gives_wekas_numbers(name):
                         rtol=0, atol=1e-12)
     with pytest.raises(ValueError, match="-D seed"):
         ReliefFSelector(compat="weka", random_state=None).fit(X, labels)
+
+
+def test_threshold_selects_the_significant_features():
+    X, y = xor_data(n=120, n_noise=4)
+    selector = ReliefFSelector(threshold="fdr:0.05", n_permutations=99,
+                               k_nearest=10).fit(X, y)
+    expected = stats.permutation_test(X, y, n_permutations=99, k_nearest=10)
+    assert_array_equal(selector.p_values_, expected.p_values)
+    assert_array_equal(selector.get_support(), expected.q_values < 0.05)
+    assert selector.get_support()[:2].all()
+    assert selector.n_features_to_select_ == selector.get_support().sum()
+    capped = ReliefFSelector(threshold="p:0.5", n_permutations=19,
+                             n_features_to_select=1).fit(X, y)
+    assert capped.get_support().sum() == 1
+    assert capped.get_support()[np.argmin(capped.ranking_)]
+    screened = ReliefFSelector(threshold="fdr:0.05",
+                               significance="stir").fit(X, y)
+    assert_array_equal(screened.q_values_,
+                       stats.stir(X, y, k_nearest=10).q_values)
+
+
+@pytest.mark.parametrize("params, message", [
+    (dict(threshold="q<0.05"), "threshold must be"),
+    (dict(threshold="fdr:5"), "threshold must be"),
+    (dict(threshold="fdr:0.05", significance="exact"), "significance must"),
+    (dict(threshold="fwer:0.05", significance="stir"), "max-statistic"),
+])
+def test_bad_threshold(params, message):
+    X, y = xor_data(n_noise=1)
+    with pytest.raises(ValueError, match=message):
+        ReliefFSelector(**params).fit(X, y)

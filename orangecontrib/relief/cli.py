@@ -199,36 +199,98 @@ def score(args):
                 bar.close()
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
-    rows = ranking(weights, [var.name for var in table.domain.attributes])
-    if args.top is not None:
-        rows = rows[:args.top]
-
-    if args.format == "json":
-        json.dump([{"rank": rank, "feature": name,
-                    "weight": None if math.isnan(weight) else weight}
-                   for rank, name, weight in rows], sys.stdout, indent=1)
-        print()
-    elif args.format == "csv":
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(["rank", "feature", "weight"])
-        writer.writerows((rank, name, repr(weight))
-                         for rank, name, weight in rows)
-    else:
+    extra, notes = statistics(args, scorer, table)
+    names = [var.name for var in table.domain.attributes]
+    order = core_ranking(weights)[:args.top]
+    header = ""
+    if args.format == "table":
         kind = "regression" if class_var.is_continuous else "classification"
         weka = ", Weka's numbers" if args.compat == "weka" else ""
         hood = f"k = {args.k}" if args.neighbours == "k" \
             else f"neighbours = {args.neighbours}"
         turf = "" if args.turf is None else \
             f", TuRF removing {args.turf:g} of the features per round"
-        print(f"{scorer.name} on {args.file}: {len(table)} instances, "
-              f"{len(table.domain.attributes)} features, class "
-              f"{class_var.name!r} ({kind}); {hood}, "
-              f"m = {m}, seed = {args.seed}{weka}{turf}")
-        width = max([len("feature")] + [len(name) for _, name, _ in rows])
-        print(f"{'rank':>4}  {'feature':<{width}}  {'weight':>9}")
-        for rank, name, weight in rows:
-            print(f"{rank:>4}  {name:<{width}}  {weight:>9.4f}")
+        header = (f"{scorer.name} on {args.file}: {len(table)} instances, "
+                  f"{len(names)} features, class {class_var.name!r} "
+                  f"({kind}); {hood}, m = {m}, seed = {args.seed}{weka}"
+                  f"{turf}")
+    print_ranking(args.format, header, names, weights, order, extra, notes)
     return 0
+
+
+def statistics(args, scorer, table):
+    """The columns ``--pvalues`` and ``--stability`` add ({name: values})
+    and the lines said below the table."""
+    extra, notes = {}, []
+    if (args.pvalues or args.stability) and args.turf is not None:
+        raise ValueError("--pvalues and --stability test one run of the "
+                         "scorer; they do not go with --turf.")
+    bar = ProgressBar(sys.stderr) if args.progress else None
+    try:
+        if args.pvalues:
+            method = "stir" if args.stir else "permutation"
+            test = scorer.significance(table, method=method,
+                                       n_permutations=args.permutations,
+                                       progress=bar)
+            extra.update(p=test.p_values, q=test.q_values)
+            notes.append(
+                f"p: {args.permutations} permutations of the class, "
+                f"(1 + #{{null >= observed}}) / {args.permutations + 1}"
+                if method == "permutation" else
+                f"p: STIR's t-test of the (visit, neighbour) pairs, df = "
+                f"{test.df:.1f} (a fast screen; anti-conservative on small "
+                f"data)")
+            notes.append("q: Benjamini-Hochberg; "
+                         f"{int(np.sum(test.q_values < 0.05))} feature(s) "
+                         "with q < 0.05")
+        if args.stability:
+            st = scorer.stability(table, n_resamples=args.stability,
+                                  progress=bar)
+            extra.update(mean_rank=st.mean_rank, rank_5=st.rank_low,
+                         rank_95=st.rank_high, top_k=st.top_k_frequency)
+            notes.append(f"stability: {st.n_resamples} subsamples of 63.2 % "
+                         f"of the rows; top_k = share of them with the "
+                         f"feature among the {st.top_k} best; Kuncheva "
+                         f"index of the top-{st.top_k} sets "
+                         f"{st.kuncheva:.3f}")
+    finally:
+        if bar is not None:
+            bar.close()
+    return extra, notes
+
+
+def print_ranking(format, header, names, weights, order, extra, notes):
+    """The ranking as a table, CSV or JSON: rank, feature, weight and the
+    ``extra`` columns, in ``order``."""
+    def number(value):
+        return None if math.isnan(value) else float(value)
+    columns = ["weight"] + list(extra)
+    values = {"weight": weights, **extra}
+    if format == "json":
+        json.dump([dict(rank=rank, feature=names[i],
+                        **{c: number(values[c][i]) for c in columns})
+                   for rank, i in enumerate(order, start=1)],
+                  sys.stdout, indent=1)
+        print()
+        return
+    if format == "csv":
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["rank", "feature"] + columns)
+        writer.writerows([rank, names[i]] + [repr(float(values[c][i]))
+                                             for c in columns]
+                         for rank, i in enumerate(order, start=1))
+        return
+    print(header)
+    width = max([len("feature")] + [len(names[i]) for i in order])
+    print(f"{'rank':>4}  {'feature':<{width}}"
+          + "".join(f"  {c:>9}" for c in columns))
+    for rank, i in enumerate(order, start=1):
+        cells = "".join(
+            f"  {values[c][i]:>9.4f}" if c in ("weight", "p", "q")
+            else f"  {values[c][i]:>9.2f}" for c in columns)
+        print(f"{rank:>4}  {names[i]:<{width}}{cells}")
+    for note in notes:
+        print(note)
 
 
 def _positive_float(text):
@@ -358,6 +420,23 @@ def main(argv=None):
                               help="weka: Weka's ReliefFAttributeEval's "
                                    "numbers (default: this add-on's "
                                    "definitions)")
+    score_parser.add_argument("--pvalues", action="store_true",
+                              help="add p- and q-values (Benjamini-"
+                                   "Hochberg) from a permutation test of "
+                                   "the weights")
+    score_parser.add_argument("--permutations", type=_positive_int,
+                              default=99, metavar="R",
+                              help="refits with the class permuted for "
+                                   "--pvalues (default: 99)")
+    score_parser.add_argument("--stir", action="store_true",
+                              help="with --pvalues: STIR's t-test from one "
+                                   "run instead of permutations (ReliefF, "
+                                   "classification)")
+    score_parser.add_argument("--stability", type=_positive_int,
+                              default=None, metavar="B",
+                              help="add each feature's mean rank, its 90%% "
+                                   "interval and top-k share over B "
+                                   "subsample refits")
     score_parser.add_argument("--top", type=_positive_int, default=None,
                               help="print only the N best features")
     score_parser.add_argument("--format", choices=("table", "csv", "json"),

@@ -15,6 +15,7 @@ import scipy.sparse as sp
 from Orange.data import ContinuousVariable, Table, TimeVariable, Variable
 from Orange.preprocess.score import Scorer
 
+from . import stats
 from .core import ReliefResult, relieff
 from .core.engine import _check_options
 
@@ -119,6 +120,12 @@ class ReliefF(Scorer):
         cancel, ``status(text)`` hears what the engine does when it is not
         just computing (e.g. preparing its fast kernels on first use).
         """
+        X, y, nominal, options = self._inputs(data)
+        return relieff(X, y, nominal, progress=progress,
+                       trace_every=trace_every, status=status, **options)
+
+    def _inputs(self, data):
+        """(X, y, nominal, keyword options) of the engine for ``data``."""
         self._check_class(data)
         attributes = data.domain.attributes
         regression = isinstance(data.domain.class_var, ContinuousVariable)
@@ -126,11 +133,40 @@ class ReliefF(Scorer):
         X, declared = data.X, {}
         if self.compat == "weka":
             X, nominal, declared = _weka_inputs(data, nominal, regression)
-        return relieff(X, data.Y, nominal, regression=regression,
-                       progress=progress, trace_every=trace_every,
-                       status=status,
-                       feature_names=[var.name for var in attributes],
-                       **declared, **self._options())
+        return X, data.Y, nominal, dict(
+            regression=regression,
+            feature_names=[var.name for var in attributes], **declared,
+            **self._options())
+
+    def significance(self, data: Table, method="permutation",
+                     n_permutations=99, permutation_seed=0, progress=None):
+        """p- and q-values of the weights on ``data``
+        (``orangecontrib.relief.stats``): ``method="permutation"`` refits
+        ``n_permutations`` times with the target permuted (valid for every
+        variant; costs that many runs), ``"stir"`` tests ReliefF's
+        (visit, neighbour) pairs from one run (classification; a fast
+        screen, anti-conservative on small data: ``doc/statistics.md``).
+        Returns a ``stats.Significance``."""
+        X, y, nominal, options = self._inputs(data)
+        if method == "permutation":
+            return stats.permutation_test(
+                X, y, nominal, n_permutations=n_permutations,
+                permutation_seed=permutation_seed, progress=progress,
+                **options)
+        if method == "stir":
+            return stats.stir(X, y, nominal, progress=progress, **options)
+        raise ValueError(f"method must be 'permutation' or 'stir'; got "
+                         f"{method!r}.")
+
+    def stability(self, data: Table, n_resamples=50, top_k=None,
+                  resample_seed=0, progress=None, **resampling):
+        """Ranks over ``n_resamples`` subsample refits on ``data``
+        (``stats.stability``: mean rank, 90 % interval, top-k frequency,
+        Kuncheva's index)."""
+        X, y, nominal, options = self._inputs(data)
+        return stats.stability(X, y, nominal, n_resamples=n_resamples,
+                               top_k=top_k, resample_seed=resample_seed,
+                               progress=progress, **resampling, **options)
 
     def __call__(self, data, feature=None):
         """Weights of all attributes, or of one (in the context of all)."""

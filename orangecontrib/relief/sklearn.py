@@ -27,6 +27,7 @@ from sklearn.preprocessing import LabelEncoder
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
+from . import stats
 from .core import ranking, relieff
 
 try:
@@ -118,6 +119,20 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         Nearest hits, and nearest misses of each other class, per visited
         instance; instances tied with the k-th share its slots.  Used by
         ``neighbours="k"`` only.
+    threshold : str or None, default=None
+        Select the features whose weights are significant instead of a
+        fixed number: ``"fdr:0.05"`` keeps those with Benjamini-Hochberg
+        q < 0.05, ``"p:0.01"`` those with p < 0.01, ``"fwer:0.05"`` those
+        with the permutation test's family-wise (max-statistic) p < 0.05
+        (``orangecontrib.relief.stats``).  With ``n_features_to_select``
+        also given, at most that many of them (the best-ranked).  Costs
+        ``n_permutations`` refits with ``significance="permutation"``.
+    significance : {"permutation", "stir"}, default="permutation"
+        The test behind ``threshold``: permutation p-values (valid for every
+        variant) or STIR's t-test from one run (ReliefF classification; a
+        fast screen, anti-conservative on small data).
+    n_permutations : int, default=99
+        Refits with the target permuted, for ``significance="permutation"``.
     neighbours : {"k", "surf", "surf*", "multisurf", "multisurf*"}, default="k"
         The neighbourhood rule (as in scikit-rebate): the k nearest hits and
         misses, or every instance within a radius -- SURF's mean distance
@@ -179,6 +194,9 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         Rank of each feature, 1 = largest weight; ties keep column order.
     n_features_to_select_ : int
         The number of features ``transform`` keeps.
+    p_values_, q_values_ : ndarray of shape (n_features,)
+        With ``threshold``: each feature's p-value and Benjamini-Hochberg
+        q-value.
     nominal_ : ndarray of bool, shape (n_features,)
         The features that were treated as nominal.
     regression_ : bool
@@ -236,7 +254,8 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                  k_nearest=10, n_iterations=None, random_state=0,
                  discrete_features="auto", weight_by_distance=False,
                  sigma=2.0, misses="per_class", T=None, n_jobs=None,
-                 compat=None, neighbours="k"):
+                 compat=None, neighbours="k", threshold=None,
+                 significance="permutation", n_permutations=99):
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -250,6 +269,9 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.compat = compat
         self.neighbours = neighbours
+        self.threshold = threshold
+        self.significance = significance
+        self.n_permutations = n_permutations
 
     def fit(self, X, y):
         """Estimate the Relief weight of every feature.
@@ -267,6 +289,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             The fitted selector.
         """
         self._check_n_features_to_select()
+        rule = self._threshold_rule()
         nominal, categories = None, None
         if _is_dataframe(X):
             nominal = self._nominal_mask(X.shape[1], np.array(
@@ -300,8 +323,8 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                 n_values=_n_values(X, nominal, categories),
                 n_class_values=None if self.regression_
                 else len(self.classes_))
-        result = relieff(
-            X, y, nominal, regression=self.regression_, variant=self.variant,
+        options = dict(
+            regression=self.regression_, variant=self.variant,
             n_iterations=self.n_iterations, k_nearest=self.k_nearest,
             random_state=self.random_state, misses=self.misses,
             weight_by_distance=self.weight_by_distance, sigma=self.sigma,
@@ -309,6 +332,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             neighbours=self.neighbours,
             feature_names=getattr(self, "feature_names_in_", None),
             **declared)
+        result = relieff(X, y, nominal, **options)
         self.feature_importances_ = result.weights
         self.n_iterations_ = result.n_iterations
         self.nominal_ = nominal
@@ -316,12 +340,60 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         self.ranking_ = np.empty(len(order), dtype=np.int64)
         self.ranking_[order] = np.arange(1, len(order) + 1)
         self.n_features_to_select_ = self._n_selected(X.shape[1])
+        self._passing = None
+        if rule is not None:
+            self._passing = self._significant(X, y, nominal, options, *rule)
+            if self.n_features_to_select is None:
+                self.n_features_to_select_ = int(self._passing.sum())
         return self
 
+    def _threshold_rule(self):
+        """(kind, alpha) from ``threshold``, or None."""
+        if self.threshold is None:
+            return None
+        kind, _, alpha = str(self.threshold).partition(":")
+        try:
+            alpha = float(alpha)
+        except ValueError:
+            alpha = -1.0
+        if kind not in ("fdr", "p", "fwer") or not 0 < alpha < 1:
+            raise ValueError(f"threshold must be 'fdr:ALPHA', 'p:ALPHA' or "
+                             f"'fwer:ALPHA' with 0 < ALPHA < 1 (e.g. "
+                             f"'fdr:0.05'); got {self.threshold!r}.")
+        if self.significance not in ("permutation", "stir"):
+            raise ValueError(f"significance must be 'permutation' or "
+                             f"'stir'; got {self.significance!r}.")
+        if kind == "fwer" and self.significance != "permutation":
+            raise ValueError("threshold='fwer:...' is the permutation "
+                             "test's max-statistic p; use "
+                             "significance='permutation'.")
+        return kind, alpha
+
+    def _significant(self, X, y, nominal, options, kind, alpha):
+        """The mask of the features that pass the threshold; sets
+        ``p_values_`` and ``q_values_``."""
+        if self.significance == "stir":
+            test = stats.stir(X, y, nominal, **options)
+        else:
+            test = stats.permutation_test(
+                X, y, nominal, n_permutations=self.n_permutations, **options)
+        self.p_values_, self.q_values_ = test.p_values, test.q_values
+        values = {"fdr": test.q_values, "p": test.p_values,
+                  "fwer": test.p_max_t}[kind]
+        with np.errstate(invalid="ignore"):
+            return values < alpha
+
     def _get_support_mask(self):
-        """Boolean mask of the ``n_features_to_select_`` best-ranked features."""
+        """Boolean mask of the ``n_features_to_select_`` best-ranked features
+        (with ``threshold``: among those that pass it)."""
         check_is_fitted(self)
-        return self.ranking_ <= self.n_features_to_select_
+        if getattr(self, "_passing", None) is None:
+            return self.ranking_ <= self.n_features_to_select_
+        order = np.argsort(self.ranking_)
+        keep = order[self._passing[order]][:self.n_features_to_select_]
+        mask = np.zeros(len(order), dtype=bool)
+        mask[keep] = True
+        return mask
 
     def _check_n_features_to_select(self):
         k = self.n_features_to_select

@@ -1,0 +1,336 @@
+"""Which features are real?  Significance and stability of Relief weights.
+
+Relief gives a weight per feature; these functions answer the two questions
+that follow: how many features to keep, and whether the ranking would be the
+same on other data.  ``doc/statistics.md`` says what each test is, what it
+costs and how well it is calibrated.
+
+- ``permutation_test``: R refits with the target permuted (seeded); for each
+  feature p = (1 + #{null >= observed}) / (R + 1), valid by construction for
+  every variant (ReliefF, dReliefF, pdReliefF, RReliefF) and rule; also the
+  max-statistic (family-wise) p of Westfall & Young.
+- ``stir``: STIR (Le, Urbanowicz, Moore & McKinney, Bioinformatics 35(8),
+  2019), a one-sided pooled t-test of the mean miss diff against the mean
+  hit diff over all (visited instance, neighbour) pairs, weighted by the
+  neighbours' influences, from one run (no refits); ReliefF classification
+  only.  It treats the pairs as independent, which they are not: a fast
+  screen, not a decision (its calibration is measured in the docs).
+- ``stability``: B subsample (or bootstrap) refits: each feature's mean rank
+  with a 90 % interval, its frequency in the top k, and Kuncheva's
+  consistency index of the top-k sets.
+- ``benjamini_hochberg``, ``bonferroni``, ``kuncheva_index``.
+
+The data arguments are those of ``core.relieff`` (X, y, nominal and its
+keyword options, e.g. ``variant="pdrelieff"``, ``neighbours="multisurf"``,
+``regression=True``).
+"""
+import warnings
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Optional
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from .core import ReliefWarning, engine, ranking, relieff, vectorised
+from .core.neighbours import RULE_K
+
+__all__ = ["permutation_test", "stir", "stability", "benjamini_hochberg",
+           "bonferroni", "kuncheva_index", "Significance", "Stability"]
+
+
+@dataclass
+class Significance:
+    """Per-feature weights and p-values (arrays of length a; NaN for a
+    feature with no known value).  ``q_values``: Benjamini-Hochberg;
+    ``p_bonferroni``: p times the number of tested features (at most 1);
+    ``p_max_t``: the permutation test's family-wise p (max statistic);
+    ``t``, ``df``: STIR's statistic and degrees of freedom."""
+    method: str
+    weights: np.ndarray
+    p_values: np.ndarray
+    q_values: np.ndarray
+    p_bonferroni: np.ndarray
+    p_max_t: Optional[np.ndarray] = None
+    t: Optional[np.ndarray] = None
+    df: Optional[float] = None
+    n_permutations: int = 0
+
+
+@dataclass
+class Stability:
+    """Ranks over ``n_resamples`` refits (1 = best): each feature's mean rank,
+    its 5th and 95th percentile (a 90 % interval), how often it was among
+    the ``top_k`` best, and Kuncheva's consistency index of the top-k sets
+    (1: always the same set, about 0: as by chance).  ``weights``: the
+    weights on all the data; ``ranks``: resamples x features."""
+    weights: np.ndarray
+    mean_rank: np.ndarray
+    rank_low: np.ndarray
+    rank_high: np.ndarray
+    top_k_frequency: np.ndarray
+    top_k: int
+    kuncheva: float
+    ranks: np.ndarray
+    n_resamples: int
+
+
+def benjamini_hochberg(p_values):
+    """Benjamini-Hochberg q-values (step-up, monotone, at most 1) of the
+    p-values that are not NaN; NaN stays NaN."""
+    p = np.asarray(p_values, dtype=float)
+    q = np.full(p.shape, np.nan)
+    known = np.flatnonzero(~np.isnan(p))
+    if known.size == 0:
+        return q
+    order = known[np.argsort(p[known], kind="stable")]
+    m = order.size
+    scaled = p[order] * m / np.arange(1, m + 1)
+    q[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+    return q
+
+
+def bonferroni(p_values):
+    """p times the number of p-values that are not NaN, at most 1."""
+    p = np.asarray(p_values, dtype=float)
+    return np.minimum(1.0, p * np.count_nonzero(~np.isnan(p)))
+
+
+def kuncheva_index(sets, n_features):
+    """Kuncheva's consistency index (2007), averaged over all pairs of the
+    equally sized feature ``sets``: (r a - k^2) / (k (a - k)), r the size of
+    a pair's intersection, k the sets' size, a ``n_features``."""
+    sets = [set(s) for s in sets]
+    k = len(sets[0])
+    if not 0 < k < n_features or any(len(s) != k for s in sets):
+        raise ValueError(f"Kuncheva's index needs sets of one size k with "
+                         f"0 < k < {n_features} (the number of features).")
+    if len(sets) < 2:
+        raise ValueError("Kuncheva's index needs at least two sets.")
+    pairs = [(len(s & t) * n_features - k * k) / (k * (n_features - k))
+             for s, t in combinations(sets, 2)]
+    return float(np.mean(pairs))
+
+
+def _whole(n, what):
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"{what} must be a whole number of at least 1; "
+                         f"got {n!r}.")
+    return int(n)
+
+
+def _known_target(y):
+    y = np.asarray(y, dtype=float)
+    return y, np.flatnonzero(~np.isnan(y))
+
+
+def _refit(X, y, nominal, options):
+    """The weights of a refit; its warnings are those of the first fit."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReliefWarning)
+        return relieff(X, y, nominal, **options).weights
+
+
+def _report(progress, done, total):
+    if progress is not None:
+        progress(done / total)      # may raise to cancel
+
+
+def permutation_test(X, y, nominal=None, *, n_permutations=99,
+                     permutation_seed=0, progress=None, **relieff_options):
+    """Permutation p-values of the weights of ``core.relieff(X, y, nominal,
+    **relieff_options)``: the target is permuted among the rows where it is
+    known (``default_rng(permutation_seed)``; ``random_state``, if given,
+    is the visiting order's seed, as in ``relieff``), ``n_permutations``
+    times, each a refit with the same options.  ``progress(fraction)`` after every refit
+    may raise to cancel.  Returns a ``Significance``."""
+    R = _whole(n_permutations, "n_permutations")
+    y, known = _known_target(y)
+    observed = relieff(X, y, nominal, **relieff_options).weights
+    rng = np.random.default_rng(permutation_seed)
+    null = np.empty((R, observed.shape[0]))
+    permuted = y.copy()
+    for i in range(R):
+        permuted[known] = y[rng.permutation(known)]
+        null[i] = _refit(X, permuted, nominal, relieff_options)
+        _report(progress, i + 1, R)
+    with np.errstate(invalid="ignore"):
+        # (a rounding residue must not beat the observed weight: compare
+        # with a relative 1e-12)
+        margin = observed - 1e-12 * np.abs(observed)
+        p = (1 + np.sum(null >= margin, axis=0)) / (R + 1)
+        largest = np.nanmax(np.where(np.isnan(null), -np.inf, null), axis=1)
+        p_max_t = (1 + np.sum(largest[:, None] >= margin, axis=0)) / (R + 1)
+    p[np.isnan(observed)] = np.nan
+    p_max_t = np.where(np.isnan(observed), np.nan, p_max_t)
+    return Significance("permutation", observed, p, benjamini_hochberg(p),
+                        bonferroni(p), p_max_t=p_max_t, n_permutations=R)
+
+
+def stir(X, y, nominal=None, *, progress=None, **relieff_options):
+    """STIR p-values of ReliefF's weights (classification), from the pairs of
+    one run: for every feature the weighted pooled t-test of the miss diffs
+    against the hit diffs (doc/statistics.md; tests/stir_reference.py).
+    A pair's weight is the neighbour's influence in the update (1/k for
+    plain ReliefF; tied neighbours' shares; P(C)/(1 - P(class(R))) for the
+    misses of class C), so the miss and hit weights of a visit each sum to
+    1 and mean_miss - mean_hit is the ReliefF weight.  Computed on the
+    engine's vectorised path.  Returns a ``Significance``."""
+    if relieff_options.get("regression"):
+        raise ValueError("STIR has no regression form (its authors' NPDR "
+                         "tests another statistic); for RReliefF use "
+                         "permutation_test.")
+    if relieff_options.get("variant", "relieff") != "relieff":
+        raise ValueError("STIR tests the pairs of ReliefF, whose neighbours "
+                         "do not depend on the run so far; for dReliefF and "
+                         "pdReliefF use permutation_test.")
+    if str(relieff_options.get("neighbours", "k")).endswith("*"):
+        raise ValueError("STIR compares near misses with near hits; the "
+                         "starred rules also score far instances. Use "
+                         "'k', 'surf' or 'multisurf', or permutation_test.")
+    if relieff_options.get("compat") is not None:
+        raise ValueError("STIR is not part of Weka's ReliefF; use "
+                         "compat=None.")
+    weights = relieff(X, y, nominal, **relieff_options).weights
+    sums = _pair_sums(X, y, nominal, progress, relieff_options)
+    t, df, p_used = _pooled_t(sums)
+    setup = sums["setup"]
+    p = _to_features(p_used, setup.prep, 1.0)
+    return Significance("stir", weights, p, benjamini_hochberg(p),
+                        bonferroni(p), t=_to_features(t, setup.prep, np.nan),
+                        df=df)
+
+
+def _pair_sums(X, y, nominal, progress, options):
+    """STIR's one-pass sums over the (visit, neighbour) pairs: for hits and
+    misses the weight sums W and Q (of squares), and per kernel column
+    S1 = sum w d and S2 = sum w d^2."""
+    keep = {key: value for key, value in options.items()
+            if key not in ("n_jobs", "progress", "status", "kernels",
+                           "compat")}
+    with warnings.catch_warnings():     # (relieff has said them)
+        warnings.simplefilter("ignore", ReliefWarning)
+        setup = engine.start(X, y, nominal, **keep)
+    prep, hood = setup.prep, setup.hood
+    if hood is None:
+        raise ValueError("STIR needs at least one feature with two values "
+                         "and two classes.")
+    dense = vectorised.dense_view(prep)
+    if dense is None:
+        raise ValueError("STIR's NumPy path does not cover sparse data this "
+                         "large; use permutation_test.")
+    a = dense.n_used
+    sums = {key: np.zeros(a) for key in ("S1_hit", "S2_hit", "S1_miss",
+                                         "S2_miss")}
+    sums.update(W_hit=0.0, Q_hit=0.0, W_miss=0.0, Q_miss=0.0, setup=setup)
+    ones = np.ones(a)
+    order = setup.order
+    for start in range(0, order.shape[0], vectorised.BLOCK):
+        block = order[start:start + vectorised.BLOCK]
+        dist = vectorised.distances(dense, block)
+        for b, r in enumerate(block):
+            if hood.rule == RULE_K:
+                chosen, coef = vectorised.neighbours(r, dist[b], dense.group,
+                                                     hood)
+            else:
+                chosen, coef, _ = vectorised.radius_neighbours(
+                    r, dist[b], dense.group, hood, ones)
+            d = vectorised.diffs(dense, r, chosen)
+            for group, mask in (("hit", coef < 0), ("miss", coef > 0)):
+                w = np.abs(coef[mask])
+                sums["W_" + group] += w.sum()
+                sums["Q_" + group] += (w * w).sum()
+                sums["S1_" + group] += w @ d[mask]
+                sums["S2_" + group] += w @ (d[mask] ** 2)
+        _report(progress, min(start + len(block), order.shape[0]),
+                order.shape[0])
+    return sums
+
+
+def _pooled_t(sums):
+    """STIR's t, df and one-sided p (upper tail) per kernel column from the
+    one-pass sums; a column whose diffs are all equal (0/0) gets p = 1."""
+    moments = {}
+    for g in ("hit", "miss"):
+        W, Q = sums["W_" + g], sums["Q_" + g]
+        if W <= 0:
+            raise ValueError(f"STIR needs {g}s: every visited instance had "
+                             f"none (too few instances of a class).")
+        mean = sums["S1_" + g] / W
+        # (a variance that is 0 in exact arithmetic can round to +-1e-17:
+        # one of a few ulps of the mean square counts as 0)
+        square = sums["S2_" + g] / W
+        var = square - mean ** 2
+        var[var <= 64 * np.finfo(float).eps * square] = 0.0
+        moments[g] = (mean, var, W * W / Q)
+    (mean_m, var_m, n_m), (mean_h, var_h, n_h) = moments["miss"], \
+        moments["hit"]
+    df = n_m + n_h - 2
+    if df <= 0:
+        raise ValueError("STIR needs more than two (visit, neighbour) pairs.")
+    pooled = ((n_m - 1) * var_m + (n_h - 1) * var_h) / df
+    se = np.sqrt(pooled * (1 / n_m + 1 / n_h))
+    delta = mean_m - mean_h
+    tiny = 64 * np.finfo(float).eps * np.maximum(mean_m, mean_h)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(se > 0, delta / se,
+                     np.where(np.abs(delta) <= tiny, np.nan,
+                              np.sign(delta) * np.inf))
+    p = np.where(np.isnan(t), 1.0, scipy_stats.t.sf(t, df))
+    return t, float(df), p
+
+
+def _to_features(values, prep, constant):
+    """Kernel columns back to the caller's features: ``constant`` for the
+    constant features, NaN for those with no known value."""
+    out = np.full(prep.n_features, float(constant))
+    out[prep.used] = values
+    out[prep.all_missing] = np.nan
+    return out
+
+
+def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,
+              bootstrap=False, top_k=None, resample_seed=0, progress=None,
+              **relieff_options):
+    """Refit on ``n_resamples`` random subsamples of ``fraction`` of the rows
+    (without replacement; with ``bootstrap``, n rows drawn with
+    replacement), seeded by ``resample_seed``, and summarise the ranks
+    (``Stability``).  ``top_k`` (default: 10, or half the features when
+    there are fewer than 20) is the size of the sets whose consistency is
+    measured.  ``progress(fraction)`` after each refit may raise to
+    cancel."""
+    B = _whole(n_resamples, "n_resamples")
+    if B < 2:
+        raise ValueError("stability needs at least 2 resamples.")
+    if not 0 < fraction <= 1:
+        raise ValueError(f"fraction must be in (0, 1]; got {fraction!r}.")
+    y, known = _known_target(y)
+    weights = relieff(X, y, nominal, **relieff_options).weights
+    a = weights.shape[0]
+    if a < 2:
+        raise ValueError("stability ranks features: it needs at least two.")
+    if top_k is None:
+        top_k = 10 if a >= 20 else max(1, a // 2)
+    top_k = _whole(top_k, "top_k")
+    if top_k >= a:
+        raise ValueError(f"top_k must be smaller than the number of "
+                         f"features ({a}); got {top_k}.")
+    size = known.shape[0] if bootstrap else int(round(fraction
+                                                      * known.shape[0]))
+    if size < 4:
+        raise ValueError(f"A resample of {size} rows is too small; use a "
+                         f"larger fraction or more data.")
+    rng = np.random.default_rng(resample_seed)
+    ranks = np.empty((B, a))
+    for i in range(B):
+        rows = np.sort(rng.choice(known, size, replace=bootstrap))
+        resampled = _refit(X[rows], y[rows], nominal, relieff_options)
+        ranks[i, ranking(resampled)] = np.arange(1, a + 1)
+        _report(progress, i + 1, B)
+    tops = [np.flatnonzero(row <= top_k) for row in ranks]
+    return Stability(
+        weights=weights, mean_rank=ranks.mean(axis=0),
+        rank_low=np.percentile(ranks, 5, axis=0),
+        rank_high=np.percentile(ranks, 95, axis=0),
+        top_k_frequency=(ranks <= top_k).mean(axis=0), top_k=top_k,
+        kuncheva=kuncheva_index(tops, a), ranks=ranks, n_resamples=B)

@@ -1,0 +1,219 @@
+"""orangecontrib.relief.stats: STIR, permutation p-values, multiple testing
+and stability."""
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy import stats as scipy_stats
+
+from orangecontrib.relief.core import relieff
+from orangecontrib.relief.stats import (benjamini_hochberg, bonferroni,
+                                        kuncheva_index, permutation_test,
+                                        stability, stir)
+from stir_reference import reference_stir
+
+# The hand-worked table of test_stir_reference.py (its comments hold every
+# pair, weight and sum): k = 2, A1 numeric on [0, 1], A2 nominal.
+HAND_X = np.array([[0.75, 0], [1.00, 1], [0.75, 1],
+                   [0.25, 1], [1.00, 0], [0.00, 1]])
+HAND_Y = np.array([0, 0, 0, 1, 1, 1.0])
+HAND_NOMINAL = np.array([False, True])
+
+
+def test_stir_hand_table():
+    # A1: mean_miss - mean_hit = 13/24 - 5/12 = 1/8, pooled variance
+    #     31249/298368 over n_M = 288/23 and n_H = 12 effective pairs:
+    #     t = 0.125 / sqrt(31249/298368 * 47/288) = 0.956127
+    # A2: 5/24 - 2/3 = -11/24, pooled variance 57559/298368:
+    #     t = -2.583142; df = 288/23 + 12 - 2 = 518/23
+    result = stir(HAND_X, HAND_Y, HAND_NOMINAL, k_nearest=2)
+    t = [0.125 / math.sqrt(31249 / 298368 * 47 / 288),
+         (-11 / 24) / math.sqrt(57559 / 298368 * 47 / 288)]
+    np.testing.assert_allclose(result.t, t, rtol=1e-12)
+    assert result.df == pytest.approx(518 / 23, rel=1e-13)
+    np.testing.assert_allclose(result.p_values,
+                               scipy_stats.t.sf(t, 518 / 23), rtol=1e-11)
+    np.testing.assert_allclose(result.p_values, [0.174579846498,
+                                                 0.991607864149], rtol=1e-10)
+    np.testing.assert_allclose(result.weights, [1 / 8, -11 / 24], atol=1e-15)
+
+
+def _mixed(seed, n=30, a=5, n_classes=2, missing=0.0):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, a)).round(1)
+    X[:, 3:] = rng.integers(0, 3, (n, a - 3))
+    X[rng.random((n, a)) < missing] = np.nan
+    y = rng.integers(0, n_classes, n).astype(float)
+    nominal = np.arange(a) >= 3
+    return X, y, nominal
+
+
+@pytest.mark.parametrize("seed, n_classes, missing, options, reference", [
+    (1, 2, 0.0, {}, {}),
+    (2, 3, 0.1, {}, {}),
+    (3, 3, 0.1, dict(misses="any"), dict(misses="any")),
+    (4, 2, 0.0, dict(k_nearest=3, weight_by_distance=True),
+     dict(k=3, weighted=True)),
+    (5, 2, 0.1, dict(n_iterations=17, random_state=4),
+     dict(m=17, seed=4)),
+])
+def test_stir_equals_the_reference(seed, n_classes, missing, options,
+                                   reference):
+    X, y, nominal = _mixed(seed, n_classes=n_classes, missing=missing)
+    with pytest.warns() if n_classes == 3 else _nothing():
+        ours = stir(X, y, nominal, **options)
+    ref = reference_stir(X, y, nominal, **reference)
+    np.testing.assert_allclose(ours.weights, ref["weights"], atol=1e-15)
+    np.testing.assert_allclose(ours.t, ref["t"], rtol=1e-11)
+    np.testing.assert_allclose(ours.p_values, ref["p"], rtol=1e-10,
+                               atol=1e-14)
+    assert ours.df == pytest.approx(ref["df"], rel=1e-12)
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_stir_sparse_equals_dense_and_constant_feature_p_is_1():
+    X, y, _ = _mixed(6)
+    X = np.c_[X[:, :3], np.full(len(X), 2.0)]
+    X[X < 0.4] = 0
+    dense = stir(X, y)
+    sparse = stir(sp.csr_matrix(X), y)
+    np.testing.assert_allclose(sparse.p_values, dense.p_values, rtol=1e-12)
+    assert dense.weights[3] == 0 and dense.p_values[3] == 1.0
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(regression=True), "no regression form"),
+    (dict(variant="drelieff"), "use permutation_test"),
+    (dict(neighbours="multisurf*"), "starred rules"),
+    (dict(compat="weka"), "compat=None"),
+])
+def test_stir_refuses_what_it_does_not_test(options, message):
+    X, y, nominal = _mixed(1)
+    with pytest.raises(ValueError, match=message):
+        stir(X, y, nominal, **options)
+
+
+def test_benjamini_hochberg_and_bonferroni_by_hand():
+    p = np.array([0.01, 0.04, 0.03, 0.20, np.nan])
+    # sorted 0.01 0.03 0.04 0.20 (m = 4): p m / rank = 0.04 0.06 0.0533 0.2,
+    # then the minimum from the right: 0.04 0.0533 0.0533 0.2
+    np.testing.assert_allclose(benjamini_hochberg(p),
+                               [0.04, 0.16 / 3, 0.16 / 3, 0.2, np.nan])
+    np.testing.assert_allclose(benjamini_hochberg(p[:4]),
+                               scipy_stats.false_discovery_control(p[:4]))
+    np.testing.assert_allclose(bonferroni(p), [0.04, 0.16, 0.12, 0.8,
+                                               np.nan])
+
+
+def test_kuncheva_index_by_hand():
+    # a = 4, k = 2: one shared feature gives (1 * 4 - 4) / (2 * 2) = 0,
+    # the same set 1, disjoint sets -1
+    assert kuncheva_index([{0, 1}, {0, 2}], 4) == 0
+    assert kuncheva_index([{0, 1}, {0, 1}], 4) == 1
+    assert kuncheva_index([{0, 1}, {2, 3}], 4) == -1
+    assert kuncheva_index([{0, 1}, {0, 1}, {2, 3}], 4) == pytest.approx(
+        (1 - 1 - 1) / 3)
+    with pytest.raises(ValueError, match="0 < k < 4"):
+        kuncheva_index([{0, 1, 2, 3}, {0, 1, 2, 3}], 4)
+
+
+def _signal(seed=0, n=60):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 5))
+    y = (X[:, 0] + 0.3 * rng.random(n) > 0.65).astype(float)
+    return X, y
+
+
+@pytest.mark.parametrize("variant", ["relieff", "drelieff", "pdrelieff"])
+def test_permutation_test_finds_the_signal(variant):
+    X, y = _signal()
+    result = permutation_test(X, y, n_permutations=19, variant=variant,
+                              k_nearest=5)
+    np.testing.assert_array_equal(
+        result.weights, relieff(X, y, variant=variant, k_nearest=5).weights)
+    # p = (1 + #{null >= observed}) / 20: the relevant feature beats every
+    # permutation
+    assert result.p_values[0] == pytest.approx(1 / 20)
+    assert result.p_max_t[0] == pytest.approx(1 / 20)
+    assert np.all(result.p_max_t >= result.p_values)
+    np.testing.assert_allclose(result.q_values,
+                               benjamini_hochberg(result.p_values))
+    assert np.all((result.p_values * 20) % 1 < 1e-9)    # multiples of 1/20
+
+
+def test_permutation_test_regression_seeded_and_progress():
+    rng = np.random.default_rng(1)
+    X = rng.random((40, 4))
+    y = X[:, 1] + 0.1 * rng.random(40)
+    y[3] = np.nan
+    seen = []
+    first = permutation_test(X, y, n_permutations=9, regression=True,
+                             progress=seen.append)
+    again = permutation_test(X, y, n_permutations=9, regression=True)
+    np.testing.assert_array_equal(first.p_values, again.p_values)
+    assert seen == [pytest.approx(i / 9) for i in range(1, 10)]
+    assert first.p_values[1] == pytest.approx(0.1)
+
+
+def test_permutation_p_is_calibrated_on_null_data():
+    """Features independent of the class: the share of p < 0.05 over many
+    features is near 0.05 (valid by construction; 400 null features here,
+    so 0.05 +- 0.022 covers two standard errors)."""
+    rng = np.random.default_rng(7)
+    shares = []
+    for _ in range(4):
+        X = rng.random((40, 100))
+        y = rng.integers(0, 2, 40).astype(float)
+        p = permutation_test(X, y, n_permutations=39, k_nearest=5,
+                             permutation_seed=int(rng.integers(1000))).p_values
+        shares.append(np.mean(p <= 0.05))
+    assert abs(np.mean(shares) - 0.05) < 0.022
+
+
+def test_permutation_cancel_and_bad_input():
+    X, y = _signal()
+
+    def cancel(fraction):
+        raise RuntimeError("cancelled")
+    with pytest.raises(RuntimeError, match="cancelled"):
+        permutation_test(X, y, n_permutations=5, progress=cancel)
+    with pytest.raises(ValueError, match="n_permutations"):
+        permutation_test(X, y, n_permutations=0)
+
+
+def test_stability_ranks_and_consistency():
+    X, y = _signal()
+    seen = []
+    result = stability(X, y, n_resamples=8, top_k=1, progress=seen.append,
+                       k_nearest=5)
+    assert result.ranks.shape == (8, 5)
+    assert np.all(np.sort(result.ranks, axis=1) == np.arange(1, 6))
+    # the relevant feature is first in every resample: rank 1, interval
+    # [1, 1], always in the top 1, and the top-1 sets identical
+    assert result.mean_rank[0] == 1 and result.rank_high[0] == 1
+    assert result.top_k_frequency[0] == 1 and result.kuncheva == 1
+    np.testing.assert_allclose(result.mean_rank, result.ranks.mean(axis=0))
+    assert seen[-1] == 1
+    again = stability(X, y, n_resamples=8, top_k=1, k_nearest=5)
+    np.testing.assert_array_equal(result.ranks, again.ranks)
+    boot = stability(X, y, n_resamples=4, bootstrap=True, k_nearest=5,
+                     variant="pdrelieff")
+    assert boot.top_k == 2 and boot.ranks.shape == (4, 5)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(n_resamples=1), "at least 2"), (dict(fraction=0), "fraction"),
+    (dict(top_k=5), "smaller than the number of features"),
+])
+def test_stability_bad_input(options, message):
+    X, y = _signal()
+    with pytest.raises(ValueError, match=message):
+        stability(X, y, **options)

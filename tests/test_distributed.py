@@ -38,7 +38,7 @@ def client():
             warmup.compile_set(kernel_set)
     with distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True,
-            dashboard_address=None, silence_logs=logging.CRITICAL) as cluster, \
+            dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster, \
             distributed.Client(cluster) as client:
         yield client
 
@@ -234,6 +234,11 @@ def test_command_line_on_a_scheduler(client, tmp_path, capsys):
         [row["feature"] for row in local]
     np.testing.assert_allclose([row["weight"] for row in remote],
                                [row["weight"] for row in local], atol=TOL)
+    assert main(["score", path, "--format", "json", "--dask", "local",
+                 "--n-jobs", "1"]) == 0
+    np.testing.assert_allclose(
+        [row["weight"] for row in json.loads(capsys.readouterr().out)],
+        [row["weight"] for row in local], atol=TOL)
     assert main(["score", path, "--method", "drelieff", "--scheduler",
                  client.scheduler.address]) == 2
     assert "dReliefF cannot run on a Dask cluster" in capsys.readouterr().err
@@ -261,6 +266,12 @@ def test_bad_options_are_refused(client, monkeypatch):
         cluster_relief.relieff(X, y, client=client, visits_per_task=0)
     with pytest.raises(ValueError, match="k_nearest"):
         cluster_relief.relieff(X, y, client=client, k_nearest=0)
+    with pytest.raises(ValueError, match="k_nearest"):      # on a worker
+        cluster_relief.relieff(da.from_array(X), y, client=client,
+                               k_nearest=0)
+    with pytest.raises(ValueError, match="rows but y has"):
+        cluster_relief.relieff(da.from_array(X), da.from_array(y[:-1]),
+                               client=client)
 
     def no_client():
         raise ValueError("No clients found")

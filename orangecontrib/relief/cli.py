@@ -221,7 +221,7 @@ def cluster(args):
     workers = args.n_jobs if args.n_jobs not in (None, -1) \
         else os.cpu_count() or 1
     with LocalCluster(n_workers=workers, threads_per_worker=1,
-                      processes=True, dashboard_address=None) as local, \
+                      processes=True, dashboard_address=":0") as local, \
             Client(local) as client:
         _say(f"a local Dask cluster of {workers} worker processes")
         yield client

@@ -26,6 +26,7 @@ Dask (``pip install "orange3-relief[dask]"``) is imported when a function of
 this module is called, not when it is imported.
 """
 import dataclasses
+import inspect
 import math
 import warnings
 
@@ -98,7 +99,8 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
         Visits per task; by default about TERMS_PER_TASK terms each, and at
         least TASKS_PER_THREAD tasks per worker thread.
     status : callable(text), optional
-        Told what the run does before the tasks start.
+        Told what the run does before the tasks start (preparing or sending
+        the data, the number of tasks).
     compat : None
         compat="weka" does not run on a cluster (a ValueError).
     **relieff_options
@@ -115,6 +117,12 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     ReliefResult
     """
     check_cluster_options(relieff_options.get("variant", "relieff"), compat)
+    if visits_per_task is not None and (isinstance(visits_per_task, bool) or
+                                        not isinstance(visits_per_task, (
+                                            int, np.integer))
+                                        or visits_per_task < 1):
+        raise ValueError(f"visits_per_task must be a whole number of at "
+                         f"least 1 (or None); got {visits_per_task!r}.")
     for option in ("n_jobs", "kernels"):
         relieff_options.pop(option, None)
     client = _client(client)
@@ -139,10 +147,12 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     m = setup.order.shape[0]
     every = trace_every or m
     if setup.hood is None:          # nothing to learn: all weights 0
+        if job is not None:
+            client.cancel([job])
         sums = np.zeros((math.ceil(m / every), setup.width))
     else:
         sums = _run_tasks(client, job, setup, every, visits_per_task,
-                          progress)
+                          progress, status)
     running = np.cumsum(sums, axis=0)
     return engine.finish(setup, running[-1], trace_every,
                          running[:m // every] if trace_every else None)
@@ -181,15 +191,12 @@ def _blocks(setup, n_threads, visits_per_task):
         tasks = min(MAX_TASKS, max(TASKS_PER_THREAD * n_threads,
                                    math.ceil(terms / TERMS_PER_TASK)))
         visits_per_task = 4 * math.ceil(m / tasks / 4)
-    elif isinstance(visits_per_task, bool) or not isinstance(
-            visits_per_task, (int, np.integer)) or visits_per_task < 1:
-        raise ValueError(f"visits_per_task must be a whole number of at "
-                         f"least 1 (or None); got {visits_per_task!r}.")
     return [(first, setup.order[first:first + visits_per_task])
             for first in range(0, m, visits_per_task)]
 
 
-def _run_tasks(client, job, setup, every, visits_per_task, progress):
+def _run_tasks(client, job, setup, every, visits_per_task, progress,
+               status=None):
     """The sums of the updates of each segment of ``every`` visits, one
     task per block of visits; the tasks' sums are added in block order, so
     a run gives the same bits every time.  On an exception (a cancel from
@@ -198,16 +205,20 @@ def _run_tasks(client, job, setup, every, visits_per_task, progress):
 
     n_threads = sum(client.nthreads().values()) or 1
     blocks = _blocks(setup, n_threads, visits_per_task)
+    if status is not None:
+        status(f"running {len(blocks)} tasks on {n_threads} worker threads")
     sums = np.zeros((math.ceil(setup.order.shape[0] / every), setup.width))
     futures = []
     try:
-        futures = [client.submit(_task_sums, job, rows, first, every,
-                                 setup.width, pure=False)
-                   for first, rows in blocks]
+        futures = client.map(_task_sums, [job] * len(blocks),
+                             [rows for _, rows in blocks],
+                             [first for first, _ in blocks],
+                             every=every, width=setup.width, pure=False)
         index = {future.key: i for i, future in enumerate(futures)}
         waiting, next_block = {}, 0
-        for done, future in enumerate(as_completed(futures), start=1):
-            waiting[index[future.key]] = future.result()
+        for done, (future, part) in enumerate(
+                as_completed(futures, with_results=True), start=1):
+            waiting[index[future.key]] = part
             while next_block in waiting:
                 first = blocks[next_block][0] // every
                 part = waiting.pop(next_block)
@@ -243,12 +254,23 @@ def _task_sums(job, rows, first, every, width):
 def _start_on_cluster(client, X, y, nominal, options):
     """A dask ``X`` (or ``y``): the Setup is planned on a worker from the
     chunks the workers compute; returns this side's Setup without the data
-    (enough for ``engine.finish``) and the job's future."""
+    (enough for ``engine.finish``) and the job's future.  The options are
+    checked here first, before any chunk is read."""
+    given = inspect.signature(engine.start).bind(None, None, **options)
+    given.apply_defaults()
+    engine._check_options(**{name: given.arguments[name] for name in (
+        "variant", "k_nearest", "misses", "weight_by_distance", "sigma", "T",
+        "trace_every", "neighbours", "regression")})
     X = client.compute(X) if _is_dask(X) else client.scatter(X)
     y = client.compute(y) if _is_dask(y) else y
     planned = client.submit(_start, X, y, nominal, options, pure=False)
     job = client.submit(_job, planned, pure=False)
-    slim, caught = client.submit(_slim, planned, pure=False).result()
+    try:
+        slim, caught = client.submit(_slim, planned, pure=False).result()
+    except BaseException:
+        client.cancel([future for future in (X, y, planned, job)
+                       if isinstance(future, type(job))])
+        raise
     for message, category in caught:
         warnings.warn(message, category, stacklevel=3)
     return slim, job

@@ -8,6 +8,9 @@ of the scorers is an option here, with the scorer's name and default
 (``--k-nearest``, ``--weight-by-distance``, ``--compat weka``, ...);
 ``--class NAME`` picks the target column of files that mark none (the
 skrebate/PMLB layout: a header row and a column named ``class``).
+``--scheduler ADDRESS`` runs ReliefF / RReliefF on that Dask cluster, and
+``--dask local`` on a LocalCluster started for the run
+(``doc/distributed.md``).
 """
 import argparse
 import csv

@@ -57,15 +57,15 @@ def check_cluster_options(variant="relieff", compat=None):
         raise ValueError(
             f"{name} cannot run on a Dask cluster: each of its visits uses the "
             "estimate of all the visits before it, so the visits cannot be "
-            "split into independent tasks. Run it on one machine (without "
-            "client=; it uses all the cores), or use ReliefF "
-            "(variant='relieff') on the cluster.")
+            "split into independent tasks. Run it on one machine (without a "
+            "Dask client; it uses all the cores), or use ReliefF on the "
+            "cluster.")
     if compat is not None:
         raise ValueError(
             f"compat={compat!r} reproduces Weka's order of operations on one "
-            "machine and does not run on a Dask cluster; run it without "
-            "client=, or use compat=None (this add-on's definitions) on the "
-            "cluster.")
+            "machine and does not run on a Dask cluster; run it without a "
+            "Dask client, or use compat=None (this add-on's definitions) on "
+            "the cluster.")
 
 
 def relieff(X, y, nominal=None, *, client=None, progress=None,

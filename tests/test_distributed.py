@@ -282,7 +282,7 @@ def test_bad_options_are_refused(client, monkeypatch):
 
 
 def test_a_killed_worker_still_gives_the_exact_result(client):
-    """(last: the cluster has a restarted worker afterwards)"""
+    """(near the end: the cluster has a restarted worker afterwards)"""
     X, y, nominal = mixed(n=400, a=30, missing=0.02)
     local = relieff(X, y, nominal)
     pids = client.run(os.getpid)
@@ -298,5 +298,29 @@ def test_a_killed_worker_still_gives_the_exact_result(client):
                                     visits_per_task=4, progress=progress)
     assert killed and killed[0]
     assert victim not in client.scheduler_info()["workers"]
+    np.testing.assert_allclose(remote.weights, local.weights, atol=TOL)
+    assert nothing_left(client)
+
+
+def test_a_dask_arrays_job_is_recomputed_when_every_copy_is_lost(client):
+    """(last: both workers are restarted) The job prepared from a dask
+    array is a task result: with every worker holding it killed, the
+    scheduler computes it again from the chunks."""
+    client.wait_for_workers(2, timeout=60)
+    X, y, nominal = mixed(n=400, a=30)
+    local = relieff(X, y, nominal)
+    pids = client.run(os.getpid)
+    killed = []
+
+    def progress(fraction):
+        if fraction > 0 and not killed:
+            killed.extend({worker for key, workers in client.who_has().items()
+                           if "_job" in str(key) for worker in workers})
+            for worker in killed:
+                os.kill(pids[worker], signal.SIGKILL)
+    remote = cluster_relief.relieff(
+        da.from_array(X, chunks=(100, 30)), y, nominal, client=client,
+        visits_per_task=4, progress=progress)
+    assert killed
     np.testing.assert_allclose(remote.weights, local.weights, atol=TOL)
     assert nothing_left(client)

@@ -174,6 +174,26 @@ def test_progress_counts_tasks(client):
     assert seen[1:] == [done / 5 for done in range(1, 6)]   # 90 / 20: 5 tasks
 
 
+def test_the_data_goes_to_every_worker_once(client, monkeypatch):
+    X, y, nominal = mixed()
+    scatter, sent, holders = client.scatter, [], []
+
+    def counted(data, **options):
+        sent.append((data, options))
+        return scatter(data, **options)
+    monkeypatch.setattr(client, "scatter", counted)
+
+    def progress(fraction):
+        holders.extend(workers for key, workers in client.who_has().items()
+                       if str(key).startswith("ReliefJob"))
+    cluster_relief.relieff(X, y, nominal, client=client, visits_per_task=8,
+                           progress=progress)
+    [(data, options)] = sent                # one scatter, of the job
+    assert type(data[0]).__name__ == "ReliefJob" and options["broadcast"]
+    assert len(holders) == 12               # one per finished task
+    assert all(len(workers) == 2 for workers in holders)
+
+
 def nothing_left(client, timeout=10.0):
     """Whether the cluster holds no task and no data within ``timeout``."""
     deadline = time.monotonic() + timeout

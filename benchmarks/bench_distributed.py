@@ -17,8 +17,8 @@
    (terms * c_term + tasks * c_task) / W by least squares over runs of
    ``--model-n`` x a with several numbers of tasks (``visits_per_task``),
    and the fastest n x a run of part 1 (the least disturbed on a shared
-   machine); preparing and sending are fitted per value (``fit``).  ``doc/distributed.md`` extrapolates
-   from these figures.
+   machine); preparing and sending are fitted per value (``fit``).
+   ``doc/distributed.md`` extrapolates from these figures.
 
 Kernels are compiled (or loaded) before the timing, in this process and on
 the workers.

@@ -1,7 +1,7 @@
-"""ReliefF and RReliefF on a Dask cluster (``orangecontrib.relief.distributed``):
-a real LocalCluster of two worker processes; the weights equal the local
-engine's on the option grid, survive a killed worker, and a cancelled run
-leaves nothing on the cluster."""
+"""ReliefF and RReliefF on a Dask cluster
+(``orangecontrib.relief.distributed``): a real LocalCluster of two worker
+processes; the weights equal the local engine's on the option grid, survive
+killed workers, and a cancelled run leaves nothing on the cluster."""
 import json
 import logging
 import os
@@ -38,7 +38,8 @@ def client():
             warmup.compile_set(kernel_set)
     with distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True,
-            dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster, \
+            dashboard_address=":0",
+            silence_logs=logging.CRITICAL) as cluster, \
             distributed.Client(cluster) as client:
         yield client
 

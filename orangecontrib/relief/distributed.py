@@ -6,7 +6,7 @@ reads the data and R only, and the weights are (a function of) the sums of
 the updates.  So the visiting order ``default_rng(random_state).permutation
 (n)[:m]`` is cut into blocks of visits, each block is one Dask task that runs
 this project's kernels (``core.engine.visit_updates``) and returns the sums
-of its blocks' update rows, and the sums of the tasks are added on the
+of its block's update rows, and the sums of the tasks are added on the
 client, in block order, and turned into weights (``core.engine.finish``).
 The weights equal ``core.relieff``'s up to the order of the additions
 (about 1e-15).
@@ -55,10 +55,10 @@ def check_cluster_options(variant="relieff", compat=None):
     if variant in ("drelieff", "pdrelieff"):
         name = {"drelieff": "dReliefF", "pdrelieff": "pdReliefF"}[variant]
         raise ValueError(
-            f"{name} cannot run on a Dask cluster: each of its visits uses the "
-            "estimate of all the visits before it, so the visits cannot be "
-            "split into independent tasks. Run it on one machine (without a "
-            "Dask client; it uses all the cores), or use ReliefF on the "
+            f"{name} cannot run on a Dask cluster: each of its visits uses "
+            "the estimate of all the visits before it, so the visits cannot "
+            "be split into independent tasks. Run it on one machine (without "
+            "a Dask client; it uses all the cores), or use ReliefF on the "
             "cluster.")
     if compat is not None:
         raise ValueError(

@@ -47,7 +47,10 @@ setup(
     ],
     extras_require={
         "gui": ["PyQt6"],
-        "test": ["pytest", "pytest-qt"],
+        # tests/test_distributed.py runs a real LocalCluster
+        "test": ["pytest", "pytest-qt", "dask[distributed]"],
+        # orangecontrib.relief.distributed: ReliefF on a Dask cluster
+        "dask": ["dask[distributed]"],
         "doc": ["sphinx", "myst-parser"],
     },
     data_files=help_files(),

@@ -177,3 +177,27 @@ def test_report_rss():
     print(f"\npeak RSS (ru_maxrss): import orangecontrib.relief.core: "
           f"{core / 1024:.1f} MiB; import orangecontrib.relief + Orange.data: "
           f"{full / 1024:.1f} MiB; difference {(full - core) / 1024:.1f} MiB")
+
+
+def test_dask_is_imported_only_for_a_cluster():
+    run("""
+        import sys
+        import numpy as np
+        import orangecontrib.relief.distributed
+        import orangecontrib.relief.scoring
+        import orangecontrib.relief.cli
+
+        def dask_modules():
+            return [m for m in sys.modules
+                    if m.split(".")[0] in ("dask", "distributed")]
+        assert not dask_modules(), dask_modules()
+        from orangecontrib.relief.distributed import relieff
+        # without Dask installed: a message that says what to install
+        sys.modules["distributed"] = None
+        try:
+            relieff(np.zeros((4, 2)), np.array([0., 0., 1., 1.]))
+        except ImportError as error:
+            assert "orange3-relief[dask]" in str(error), error
+        else:
+            raise AssertionError("no ImportError")
+        """)

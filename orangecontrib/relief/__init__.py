@@ -28,7 +28,7 @@ __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "TuRF", "relieff",
 _SCORERS = frozenset(("ReliefF", "DReliefF", "PDReliefF", "RReliefF"))
 _WRAPPERS = {"TuRF": ".turf"}
 # Submodules that used to be imported eagerly, hence reachable as attributes.
-_SUBMODULES = frozenset(("scoring", "io"))
+_SUBMODULES = frozenset(("scoring", "io", "distributed"))
 
 
 def __getattr__(name):

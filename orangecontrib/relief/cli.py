@@ -8,19 +8,25 @@ of the scorers is an option here, with the scorer's name and default
 (``--k-nearest``, ``--weight-by-distance``, ``--compat weka``, ...);
 ``--class NAME`` picks the target column of files that mark none (the
 skrebate/PMLB layout: a header row and a column named ``class``).
+``--scheduler ADDRESS`` runs ReliefF / RReliefF on that Dask cluster, and
+``--dask local`` on a LocalCluster started for the run
+(``doc/distributed.md``).
 """
 import argparse
 import csv
 import json
 import math
+import os
 import sys
 import time
 import warnings
+from contextlib import contextmanager
 
 import numpy as np
 
 from orangecontrib.relief.core import ranking as core_ranking
 from orangecontrib.relief.datasets import corral
+from orangecontrib.relief.distributed import check_cluster_options
 from orangecontrib.relief.scoring import (DReliefF, PDReliefF, ReliefF,
                                          RULE_NAMES)
 from orangecontrib.relief.turf import TuRF
@@ -154,6 +160,12 @@ def scorer_options(args):
                    weight_by_distance=args.weight_by_distance,
                    sigma=args.sigma, misses=args.misses, n_jobs=args.n_jobs,
                    compat=args.compat, neighbours=args.neighbours)
+    if args.scheduler is not None or args.dask is not None:
+        if args.n_jobs is not None and args.dask is None:
+            raise ValueError("--n-jobs sets this machine's threads; on a "
+                             "Dask cluster the workers' threads run the "
+                             "tasks. Leave --n-jobs out with --scheduler.")
+        check_cluster_options(args.method, args.compat)
     if args.method == "pdrelieff":
         options["T"] = args.T
     elif args.T is not None:
@@ -177,7 +189,53 @@ def score(args):
                          "name it with --class NAME.")
     if not table.domain.attributes:
         raise ValueError(f"{args.file} has no attributes to score.")
-    scorer = METHODS[args.method](**scorer_options(args))
+    options = scorer_options(args)
+    with cluster(args) as client:
+        return _score(args, table, class_var, options, client)
+
+
+@contextmanager
+def cluster(args):
+    """The Dask client of ``--scheduler ADDRESS`` or ``--dask local`` (a
+    LocalCluster of ``--n-jobs`` single-threaded worker processes, all
+    cores by default), closed afterwards; None without them."""
+    if args.scheduler is None and args.dask is None:
+        yield None
+        return
+    if args.scheduler is not None and args.dask is not None:
+        raise ValueError("--scheduler ADDRESS uses a running cluster and "
+                         "--dask local starts one; give one of them.")
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ValueError("--scheduler and --dask need Dask: pip install "
+                         "\"orange3-relief[dask]\".") from None
+    if args.scheduler is not None:
+        try:
+            client = Client(args.scheduler, timeout="10s")
+        except OSError as error:
+            raise ValueError(f"No Dask scheduler answers at "
+                             f"{args.scheduler} ({error}); start one with "
+                             "'dask scheduler' or check the address.") \
+                from None
+        with client:
+            yield client
+        return
+    workers = args.n_jobs if args.n_jobs not in (None, -1) \
+        else os.cpu_count() or 1
+    with LocalCluster(n_workers=workers, threads_per_worker=1,
+                      processes=True, dashboard_address=":0") as local, \
+            Client(local) as client:
+        _say(f"a local Dask cluster of {workers} worker processes")
+        yield client
+
+
+def _score(args, table, class_var, options, client):
+    """Weight the attributes of ``table`` (on ``client``'s cluster when
+    given) and print the ranking."""
+    if client is not None:
+        options = dict(options, client=client, n_jobs=None)
+    scorer = METHODS[args.method](**options)
     if args.turf is not None:
         scorer = TuRF(scorer, remove=args.turf, rounds=args.turf_rounds)
     elif args.turf_rounds is not None:
@@ -437,6 +495,15 @@ def main(argv=None):
                               help="add each feature's mean rank, its 90%% "
                                    "interval and top-k share over B "
                                    "subsample refits")
+    score_parser.add_argument("--scheduler", metavar="ADDRESS",
+                              default=None,
+                              help="run on the Dask cluster of this "
+                                   "scheduler (e.g. tcp://host:8786); "
+                                   "ReliefF and RReliefF only")
+    score_parser.add_argument("--dask", choices=("local",), default=None,
+                              help="local: run on a Dask LocalCluster of "
+                                   "--n-jobs worker processes started "
+                                   "here (default: all cores)")
     score_parser.add_argument("--top", type=_positive_int, default=None,
                               help="print only the N best features")
     score_parser.add_argument("--format", choices=("table", "csv", "json"),

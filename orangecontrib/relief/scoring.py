@@ -15,9 +15,10 @@ import scipy.sparse as sp
 from Orange.data import ContinuousVariable, Table, TimeVariable, Variable
 from Orange.preprocess.score import Scorer
 
-from . import stats
+from . import distributed, stats
 from .core import ReliefResult, relieff
 from .core.engine import _check_options
+from .distributed import check_cluster_options
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "RULE_NAMES"]
 
@@ -62,6 +63,12 @@ class ReliefF(Scorer):
         ``n_iterations`` its -M; ``doc/semantics.md``, "compat='weka'").  The
         declared values of nominal attributes and of the class come from
         the domain, and date attributes add nothing and weigh 0, as in Weka.
+    client : distributed.Client, optional
+        Run on this Dask cluster (``orangecontrib.relief.distributed``,
+        ``doc/distributed.md``): the same weights, computed by the cluster's
+        workers.  ReliefF and RReliefF only: dReliefF and pdReliefF are
+        sequential, and ``compat="weka"`` runs on one machine (a
+        ValueError).  ``n_jobs`` does not apply on a cluster.
     """
     feature_type = Variable
     class_type = Variable
@@ -72,9 +79,12 @@ class ReliefF(Scorer):
 
     def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
                  weight_by_distance=False, sigma=2.0, misses="per_class",
-                 n_jobs=None, neighbours="k", compat=None):
+                 n_jobs=None, neighbours="k", compat=None, client=None):
         _check_options(self.variant, k_nearest, misses, weight_by_distance,
                        sigma, None, None, n_jobs, neighbours, compat=compat)
+        if client is not None:
+            check_cluster_options(self.variant, compat)
+        self.client = client
         self.compat = compat
         self.n_iterations = n_iterations
         self.k_nearest = k_nearest
@@ -114,13 +124,22 @@ class ReliefF(Scorer):
                              f"the data has {len(domain.class_vars)}.")
 
     def score_table(self, data: Table, progress=None,
-                    trace_every=None, status=None) -> ReliefResult:
+                    trace_every=None, status=None,
+                    client=None) -> ReliefResult:
         """Run the engine on an Orange table and return the full result
         (weights, optional trace); ``progress(fraction)`` may raise to
         cancel, ``status(text)`` hears what the engine does when it is not
         just computing (e.g. preparing its fast kernels on first use).
+        ``client`` (a ``distributed.Client``) runs it on a Dask cluster, as
+        the scorer's own ``client`` option does.
         """
+        client = client if client is not None else self.client
         X, y, nominal, options = self._inputs(data)
+        if client is not None:
+            return distributed.relieff(X, y, nominal, client=client,
+                                       progress=progress,
+                                       trace_every=trace_every,
+                                       status=status, **options)
         return relieff(X, y, nominal, progress=progress,
                        trace_every=trace_every, status=status, **options)
 
@@ -205,10 +224,11 @@ class PDReliefF(ReliefF):
 
     def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
                  weight_by_distance=False, sigma=2.0, misses="per_class",
-                 n_jobs=None, T=None, neighbours="k", compat=None):
+                 n_jobs=None, T=None, neighbours="k", compat=None,
+                 client=None):
         super().__init__(n_iterations, k_nearest, random_state,
                          weight_by_distance, sigma, misses, n_jobs,
-                         neighbours, compat)
+                         neighbours, compat, client)
         _check_options(self.variant, k_nearest, misses, weight_by_distance,
                        sigma, T, None)
         self.T = T

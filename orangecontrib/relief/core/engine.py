@@ -356,10 +356,16 @@ def _width(job):
     return 1 + 2 * a if job.hood.mode == MODE_REGRESSION else a
 
 
-def finish(setup, total):
-    """The ``ReliefResult`` of the sums ``total`` of every visit's update
-    (no trace)."""
-    run = _Run(setup.order, None, None, setup.regression, setup.width)
+def finish(setup, total, trace_every=None, running=None):
+    """The ``ReliefResult`` of the sums ``total`` of every visit's update;
+    with ``trace_every``, ``running[j]`` is the sum of the first
+    (j + 1) * trace_every visits' updates (the trace points)."""
+    run = _Run(setup.order, trace_every, None, setup.regression, setup.width)
+    if trace_every:
+        run.steps = list(range(trace_every, setup.order.shape[0] + 1,
+                               trace_every))
+        run.points = [vectorised.estimate(sums, t, setup.regression)
+                      for sums, t in zip(running, run.steps)]
     return _result(setup.prep, run, total, setup.T)
 
 

@@ -1,0 +1,299 @@
+"""ReliefF and RReliefF on a Dask cluster: the local engine's result,
+computed by the same kernels, in tasks (``doc/distributed.md``).
+
+ReliefF's visits are independent of each other: the update of visiting R
+reads the data and R only, and the weights are (a function of) the sums of
+the updates.  So the visiting order ``default_rng(random_state).permutation
+(n)[:m]`` is cut into blocks of visits, each block is one Dask task that runs
+this project's kernels (``core.engine.visit_updates``) and returns the sums
+of its block's update rows, and the sums of the tasks are added on the
+client, in block order, and turned into weights (``core.engine.finish``).
+The weights equal ``core.relieff``'s up to the order of the additions
+(about 1e-15).
+
+The data goes to the workers once: a NumPy or SciPy ``X`` is prepared here
+(``core.engine.start``: ranges, codes, RELIEF-D tables) and its kernel form
+(``ReliefJob``) is scattered to every worker; a Dask array ``X`` is prepared
+on a worker from chunks the workers compute themselves, and the workers copy
+that job from each other.  Either way every worker holds the whole job
+(about 1.5 times X as float64): each visit compares R with every instance.
+
+dReliefF and pdReliefF are sequential (each visit's distance uses the
+estimate of all the visits before it), and ``compat="weka"`` reproduces
+Weka's order of operations on one machine: both are refused here.
+
+Dask (``pip install "orange3-relief[dask]"``) is imported when a function of
+this module is called, not when it is imported.
+"""
+import dataclasses
+import inspect
+import math
+import warnings
+
+import numpy as np
+
+from .core import engine
+from .core.prepare import _NO_SPARSE
+
+__all__ = ["relieff", "check_cluster_options"]
+
+# A task visits about TERMS_PER_TASK (visit, instance, feature) terms, a few
+# tenths of a second on one core, so the tasks' overhead (a few ms each,
+# benchmarks/bench_distributed.py) stays small, progress moves, a cancel
+# frees the workers soon, and a lost worker loses little; at least
+# TASKS_PER_THREAD tasks per worker thread, so they share the work evenly;
+# at most MAX_TASKS tasks (the scheduler's load on huge data).
+TERMS_PER_TASK = 2e9
+TASKS_PER_THREAD = 4
+MAX_TASKS = 10_000
+
+
+def check_cluster_options(variant="relieff", compat=None):
+    """A ValueError for the options that do not run on a cluster:
+    dReliefF and pdReliefF (sequential) and compat="weka" (Weka's order of
+    operations on one machine)."""
+    if variant in ("drelieff", "pdrelieff"):
+        name = {"drelieff": "dReliefF", "pdrelieff": "pdReliefF"}[variant]
+        raise ValueError(
+            f"{name} cannot run on a Dask cluster: each of its visits uses "
+            "the estimate of all the visits before it, so the visits cannot "
+            "be split into independent tasks. Run it on one machine (without "
+            "a Dask client; it uses all the cores), or use ReliefF on the "
+            "cluster.")
+    if compat is not None:
+        raise ValueError(
+            f"compat={compat!r} reproduces Weka's order of operations on one "
+            "machine and does not run on a Dask cluster; run it without a "
+            "Dask client, or use compat=None (this add-on's definitions) on "
+            "the cluster.")
+
+
+def relieff(X, y, nominal=None, *, client=None, progress=None,
+            trace_every=None, visits_per_task=None, status=None,
+            compat=None, **relieff_options):
+    """ReliefF or RReliefF weights computed on a Dask cluster: the same
+    ``ReliefResult`` as ``orangecontrib.relief.core.relieff`` (to ~1e-15).
+
+    Parameters
+    ----------
+    X : array, sparse matrix or dask array (n_instances, n_features)
+        As for ``core.relieff``.  A dask array is computed by the workers
+        (e.g. read from Zarr or memory-mapped .npy chunks) and prepared on
+        one of them; the client never holds it.  Either way every worker
+        holds the prepared data, about 1.5 times X as float64.
+    y : array or dask array (n_instances,)
+        Class codes or numbers (regression).
+    nominal : boolean array (n_features,), optional
+        Which features are nominal.
+    client : distributed.Client, optional
+        The cluster's client; the current one (``distributed.get_client()``)
+        when None.
+    progress : callable(fraction), optional
+        Called with the fraction of tasks done (tasks done / tasks); may
+        raise to cancel: the tasks are then cancelled and the data released
+        before the exception goes on.
+    trace_every : int, optional
+        Record the estimate after every ``trace_every``-th visit, as
+        ``core.relieff`` does.
+    visits_per_task : int, optional
+        Visits per task; by default about TERMS_PER_TASK terms each, and at
+        least TASKS_PER_THREAD tasks per worker thread.
+    status : callable(text), optional
+        Told what the run does before the tasks start (preparing or sending
+        the data, the number of tasks).
+    compat : None
+        compat="weka" does not run on a cluster (a ValueError).
+    **relieff_options
+        The options of ``core.relieff``: ``regression``, ``n_iterations``,
+        ``k_nearest``, ``random_state``, ``misses``, ``weight_by_distance``,
+        ``sigma``, ``neighbours``, ``speedups``, ``feature_names``.
+        ``variant`` must be "relieff": dReliefF and pdReliefF are sequential
+        and raise a ValueError.  ``n_jobs`` and ``kernels`` do not apply: a
+        task runs the compiled kernels on one thread, and the workers'
+        threads run the tasks.
+
+    Returns
+    -------
+    ReliefResult
+    """
+    check_cluster_options(relieff_options.get("variant", "relieff"), compat)
+    if visits_per_task is not None and (isinstance(visits_per_task, bool) or
+                                        not isinstance(visits_per_task, (
+                                            int, np.integer))
+                                        or visits_per_task < 1):
+        raise ValueError(f"visits_per_task must be a whole number of at "
+                         f"least 1 (or None); got {visits_per_task!r}.")
+    for option in ("n_jobs", "kernels"):
+        relieff_options.pop(option, None)
+    client = _client(client)
+    if progress is not None:
+        progress(0.0)
+    if _is_dask(X) or _is_dask(y):
+        if status is not None:
+            status("preparing the data on the cluster")
+        setup, job = _start_on_cluster(client, X, y, nominal, dict(
+            relieff_options, trace_every=trace_every))
+    else:
+        setup = engine.start(X, y, nominal, trace_every=trace_every,
+                             **relieff_options)
+        job = None
+        if setup.hood is not None:
+            if status is not None:
+                status("sending the data to the workers")
+            # (broadcast: every worker holds a copy, so losing a worker
+            # loses no data; scattered data cannot be recomputed)
+            [job] = client.scatter([engine.relieff_job(setup)],
+                                   broadcast=True, hash=False)
+    m = setup.order.shape[0]
+    every = trace_every or m
+    if setup.hood is None:          # nothing to learn: all weights 0
+        if job is not None:
+            client.cancel([job])
+        sums = np.zeros((math.ceil(m / every), setup.width))
+    else:
+        sums = _run_tasks(client, job, setup, every, visits_per_task,
+                          progress, status)
+    running = np.cumsum(sums, axis=0)
+    return engine.finish(setup, running[-1], trace_every,
+                         running[:m // every] if trace_every else None)
+
+
+def _client(client):
+    """``client``, or the current Dask client; a clear error without
+    Dask or without a client."""
+    try:
+        from distributed import get_client
+    except ImportError:
+        raise ImportError(
+            "Running on a cluster needs Dask: pip install "
+            "\"orange3-relief[dask]\" (or dask[distributed]).") from None
+    if client is not None:
+        return client
+    try:
+        return get_client()
+    except ValueError:
+        raise ValueError(
+            "No Dask client: pass client=distributed.Client(ADDRESS) (e.g. "
+            "Client(LocalCluster()) on this machine), or create a Client "
+            "first.") from None
+
+
+def _is_dask(values):
+    return type(values).__module__.split(".")[0] == "dask"
+
+
+def _blocks(setup, n_threads, visits_per_task):
+    """(first, rows): the visits of each task, in visiting order; whole
+    blocks of four (the kernels visit four rows per pass over the data)."""
+    m, n = setup.order.shape[0], setup.prep.group.shape[0]
+    if visits_per_task is None:
+        terms = m * n * max(setup.prep.n_used, 1)
+        tasks = min(MAX_TASKS, max(TASKS_PER_THREAD * n_threads,
+                                   math.ceil(terms / TERMS_PER_TASK)))
+        visits_per_task = 4 * math.ceil(m / tasks / 4)
+    return [(first, setup.order[first:first + visits_per_task])
+            for first in range(0, m, visits_per_task)]
+
+
+def _run_tasks(client, job, setup, every, visits_per_task, progress,
+               status=None):
+    """The sums of the updates of each segment of ``every`` visits, one
+    task per block of visits; the tasks' sums are added in block order, so
+    a run gives the same bits every time.  On an exception (a cancel from
+    ``progress``) the tasks are cancelled and the job released."""
+    from distributed import as_completed
+
+    n_threads = sum(client.nthreads().values()) or 1
+    blocks = _blocks(setup, n_threads, visits_per_task)
+    if status is not None:
+        status(f"running {len(blocks)} tasks on {n_threads} worker threads")
+    sums = np.zeros((math.ceil(setup.order.shape[0] / every), setup.width))
+    futures = []
+    try:
+        futures = client.map(_task_sums, [job] * len(blocks),
+                             [rows for _, rows in blocks],
+                             [first for first, _ in blocks],
+                             every=every, width=setup.width, pure=False)
+        index = {future.key: i for i, future in enumerate(futures)}
+        waiting, next_block = {}, 0
+        for done, (future, part) in enumerate(
+                as_completed(futures, with_results=True), start=1):
+            waiting[index[future.key]] = part
+            while next_block in waiting:
+                first = blocks[next_block][0] // every
+                part = waiting.pop(next_block)
+                sums[first:first + part.shape[0]] += part
+                next_block += 1
+            if progress is not None:
+                progress(done / len(futures))
+    finally:
+        client.cancel(futures + ([job] if job is not None else []))
+    return sums
+
+
+def _task_sums(job, rows, first, every, width):
+    """A task: the sums of the update rows of visiting ``rows`` (visits
+    first, first + 1, ...), one row per segment of ``every`` visits they
+    touch.  The rows are visited in chunks of at most BATCH_BYTES of
+    updates."""
+    first_segment = first // every
+    last = first + len(rows) - 1
+    out = np.zeros((last // every - first_segment + 1, width))
+    chunk = max(4, 4 * (engine.BATCH_BYTES // (32 * width)))
+    upd = np.empty((min(chunk, len(rows)), width))
+    for lo in range(0, len(rows), chunk):
+        visits = rows[lo:lo + chunk]
+        part = engine.visit_updates(job, visits, upd[:len(visits)])
+        segment = (first + lo + np.arange(len(part))) // every \
+            - first_segment
+        starts = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
+        out[segment[starts]] += np.add.reduceat(part, starts, axis=0)
+    return out
+
+
+def _start_on_cluster(client, X, y, nominal, options):
+    """A dask ``X`` (or ``y``): the Setup is planned on a worker from the
+    chunks the workers compute; returns this side's Setup without the data
+    (enough for ``engine.finish``) and the job's future.  The options are
+    checked here first, before any chunk is read."""
+    given = inspect.signature(engine.start).bind(None, None, **options)
+    given.apply_defaults()
+    engine._check_options(**{name: given.arguments[name] for name in (
+        "variant", "k_nearest", "misses", "weight_by_distance", "sigma", "T",
+        "trace_every", "neighbours", "regression")})
+    X = client.compute(X) if _is_dask(X) else client.scatter(X)
+    y = client.compute(y) if _is_dask(y) else y
+    planned = client.submit(_start, X, y, nominal, options, pure=False)
+    job = client.submit(_job, planned, pure=False)
+    try:
+        slim, caught = client.submit(_slim, planned, pure=False).result()
+    except BaseException:
+        client.cancel([future for future in (X, y, planned, job)
+                       if isinstance(future, type(job))])
+        raise
+    for message, category in caught:
+        warnings.warn(message, category, stacklevel=3)
+    return slim, job
+
+
+def _start(X, y, nominal, options):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        setup = engine.start(X, y, nominal, **options)
+    return setup, [(str(w.message), w.category) for w in caught]
+
+
+def _job(planned):
+    setup, _ = planned
+    return None if setup.hood is None else engine.relieff_job(setup)
+
+
+def _slim(planned):
+    """The Setup without its data (what ``engine.finish`` and the blocks
+    read), and the warnings of planning it."""
+    setup, caught = planned
+    prep = setup.prep
+    empty = np.zeros((prep.group.shape[0], 0))
+    prep = dataclasses.replace(prep, num=empty, nom=empty.astype(np.int8),
+                               sp=_NO_SPARSE, missing=None)
+    return setup._replace(prep=prep), caught

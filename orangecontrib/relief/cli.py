@@ -289,10 +289,12 @@ def statistics(args, scorer, table):
             method = "stir" if args.stir else "permutation"
             test = scorer.significance(table, method=method,
                                        n_permutations=args.permutations,
-                                       progress=bar)
+                                       permute=args.permute, progress=bar)
             extra.update(p=test.p_values, q=test.q_values)
+            what = "the class" if args.permute == "target" \
+                else "each feature's column"
             notes.append(
-                f"p: {args.permutations} permutations of the class, "
+                f"p: {args.permutations} permutations of {what}, "
                 f"(1 + #{{null >= observed}}) / {args.permutations + 1}"
                 if method == "permutation" else
                 f"p: STIR's t-test of the (visit, neighbour) pairs, df = "
@@ -486,6 +488,13 @@ def main(argv=None):
                               default=99, metavar="R",
                               help="refits with the class permuted for "
                                    "--pvalues (default: 99)")
+    score_parser.add_argument("--permute", choices=("target", "feature"),
+                              default="target",
+                              help="with --pvalues: permute the class "
+                                   "(tests the complete null) or each "
+                                   "feature's column in turn (an irrelevant "
+                                   "feature among relevant ones; a times "
+                                   "the refits) (default: target)")
     score_parser.add_argument("--stir", action="store_true",
                               help="with --pvalues: STIR's t-test from one "
                                    "run instead of permutations (ReliefF, "

@@ -12,7 +12,9 @@ and can be sent to the Rank widget's *Scorer* input, which calls
 """
 import numpy as np
 import scipy.sparse as sp
-from Orange.data import ContinuousVariable, Table, TimeVariable, Variable
+from Orange.data import (ContinuousVariable, Domain, Table, TimeVariable,
+                         Variable)
+from Orange.preprocess.preprocess import Preprocess
 from Orange.preprocess.score import Scorer
 
 from . import distributed, stats
@@ -20,7 +22,8 @@ from .core import ReliefResult, relieff
 from .core.engine import _check_options
 from .distributed import check_cluster_options
 
-__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "RULE_NAMES"]
+__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "RULE_NAMES",
+           "SelectSignificant"]
 
 #: How each neighbourhood rule is written in names and menus.
 RULE_NAMES = {"k": "k nearest", "surf": "SURF", "surf*": "SURF*",
@@ -158,11 +161,14 @@ class ReliefF(Scorer):
             **self._options())
 
     def significance(self, data: Table, method="permutation",
-                     n_permutations=99, permutation_seed=0, progress=None):
+                     n_permutations=99, permute="target", permutation_seed=0,
+                     progress=None):
         """p- and q-values of the weights on ``data``
         (``orangecontrib.relief.stats``): ``method="permutation"`` refits
         ``n_permutations`` times with the target permuted (valid for every
-        variant; costs that many runs), ``"stir"`` tests ReliefF's
+        variant; costs that many runs), or with ``permute="feature"`` each
+        feature's column in turn (the null of an irrelevant feature among
+        relevant ones; a times the runs), ``"stir"`` tests ReliefF's
         (visit, neighbour) pairs from one run (classification; a fast
         screen, anti-conservative on small data: ``doc/statistics.md``).
         Returns a ``stats.Significance``."""
@@ -170,8 +176,8 @@ class ReliefF(Scorer):
         if method == "permutation":
             return stats.permutation_test(
                 X, y, nominal, n_permutations=n_permutations,
-                permutation_seed=permutation_seed, progress=progress,
-                **options)
+                permute=permute, permutation_seed=permutation_seed,
+                progress=progress, **options)
         if method == "stir":
             return stats.stir(X, y, nominal, progress=progress, **options)
         raise ValueError(f"method must be 'permutation' or 'stir'; got "
@@ -293,3 +299,29 @@ def _weka_inputs(data, nominal, regression):
     return X, nominal, dict(
         n_values=n_values, n_class_values=None if regression
         else len(data.domain.class_var.values))
+
+
+class SelectSignificant(Preprocess):
+    """A preprocessor that keeps the features whose Relief weights are
+    significant on the data it is given: Benjamini-Hochberg q < ``alpha``
+    of ``scorer.significance(data, method, n_permutations)``.  In a
+    cross-validation it tests each training set again, so the test data
+    never chooses the features.  A selection mode Orange's Rank lacks."""
+
+    def __init__(self, scorer, alpha=0.05, method="permutation",
+                 n_permutations=99, permute="target"):
+        if not 0 < alpha < 1:
+            raise ValueError(f"alpha must be in (0, 1); got {alpha!r}.")
+        self.scorer, self.alpha = scorer, alpha
+        self.method, self.n_permutations = method, n_permutations
+        self.permute = permute
+
+    def __call__(self, data):
+        test = self.scorer.significance(data, method=self.method,
+                                        n_permutations=self.n_permutations,
+                                        permute=self.permute)
+        with np.errstate(invalid="ignore"):
+            passing = test.q_values < self.alpha
+        domain = data.domain
+        keep = [var for var, ok in zip(domain.attributes, passing) if ok]
+        return data.transform(Domain(keep, domain.class_vars, domain.metas))

@@ -127,10 +127,13 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         (``orangecontrib.relief.stats``).  With ``n_features_to_select``
         also given, at most that many of them (the best-ranked).  Costs
         ``n_permutations`` refits with ``significance="permutation"``.
-    significance : {"permutation", "stir"}, default="permutation"
-        The test behind ``threshold``: permutation p-values (valid for every
-        variant) or STIR's t-test from one run (ReliefF classification; a
-        fast screen, anti-conservative on small data).
+    significance : {"permutation", "feature_permutation", "stir"}, default="permutation"
+        The test behind ``threshold``: permutation p-values with the target
+        permuted (valid for every variant; tests the complete null), with
+        each feature's column permuted in turn (the null of an irrelevant
+        feature among relevant ones; n_features times the refits), or
+        STIR's t-test from one run (ReliefF classification; a fast screen,
+        anti-conservative).
     n_permutations : int, default=99
         Refits with the target permuted, for ``significance="permutation"``.
     neighbours : {"k", "surf", "surf*", "multisurf", "multisurf*"}, default="k"
@@ -360,12 +363,14 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             raise ValueError(f"threshold must be 'fdr:ALPHA', 'p:ALPHA' or "
                              f"'fwer:ALPHA' with 0 < ALPHA < 1 (e.g. "
                              f"'fdr:0.05'); got {self.threshold!r}.")
-        if self.significance not in ("permutation", "stir"):
-            raise ValueError(f"significance must be 'permutation' or "
-                             f"'stir'; got {self.significance!r}.")
+        if self.significance not in ("permutation", "feature_permutation",
+                                     "stir"):
+            raise ValueError(f"significance must be 'permutation', "
+                             f"'feature_permutation' or 'stir'; got "
+                             f"{self.significance!r}.")
         if kind == "fwer" and self.significance != "permutation":
-            raise ValueError("threshold='fwer:...' is the permutation "
-                             "test's max-statistic p; use "
+            raise ValueError("threshold='fwer:...' is the target "
+                             "permutation test's max-statistic p; use "
                              "significance='permutation'.")
         return kind, alpha
 
@@ -376,7 +381,9 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             test = stats.stir(X, y, nominal, **options)
         else:
             test = stats.permutation_test(
-                X, y, nominal, n_permutations=self.n_permutations, **options)
+                X, y, nominal, n_permutations=self.n_permutations,
+                permute="feature" if self.significance
+                == "feature_permutation" else "target", **options)
         self.p_values_, self.q_values_ = test.p_values, test.q_values
         values = {"fdr": test.q_values, "p": test.p_values,
                   "fwer": test.p_max_t}[kind]

@@ -30,6 +30,7 @@ from itertools import combinations
 from typing import Optional
 
 import numpy as np
+import scipy.sparse as sp
 from scipy import stats as scipy_stats
 
 from .core import ReliefWarning, engine, ranking, relieff, vectorised
@@ -137,23 +138,46 @@ def _report(progress, done, total):
 
 
 def permutation_test(X, y, nominal=None, *, n_permutations=99,
-                     permutation_seed=0, progress=None, **relieff_options):
+                     permute="target", permutation_seed=0, progress=None,
+                     **relieff_options):
     """Permutation p-values of the weights of ``core.relieff(X, y, nominal,
-    **relieff_options)``: the target is permuted among the rows where it is
-    known (``default_rng(permutation_seed)``; ``random_state``, if given,
-    is the visiting order's seed, as in ``relieff``), ``n_permutations``
-    times, each a refit with the same options.  ``progress(fraction)`` after every refit
-    may raise to cancel.  Returns a ``Significance``."""
+    **relieff_options)``, each null draw a refit with the same options
+    (``random_state``, if given, is the visiting order's seed, as in
+    ``relieff``; the permutations are drawn from
+    ``default_rng(permutation_seed)``).
+
+    ``permute="target"``: the target is permuted among the rows where it is
+    known, ``n_permutations`` times.  This tests the complete null (no
+    feature is related to the target); it is exact there, but a feature
+    that is independent of everything can still get a small p when other
+    features carry the class: the neighbourhoods the real class defines
+    give irrelevant features weights unlike those of a permuted class
+    (measured in doc/statistics.md).  ``permute="feature"``: each feature's
+    own column is permuted (the rest of the data as it is), ``n_permutations``
+    times per feature: the null of "this feature is independent of the
+    target and of the other features", the question feature selection
+    asks, at a times the cost (a the number of features).
+
+    ``progress(fraction)`` after every refit may raise to cancel.  Returns
+    a ``Significance`` (``p_max_t`` only for ``permute="target"``, whose
+    refits give a joint null of all features)."""
     R = _whole(n_permutations, "n_permutations")
+    if permute not in ("target", "feature"):
+        raise ValueError(f"permute must be 'target' or 'feature'; got "
+                         f"{permute!r}.")
     y, known = _known_target(y)
     observed = relieff(X, y, nominal, **relieff_options).weights
     rng = np.random.default_rng(permutation_seed)
-    null = np.empty((R, observed.shape[0]))
-    permuted = y.copy()
-    for i in range(R):
-        permuted[known] = y[rng.permutation(known)]
-        null[i] = _refit(X, permuted, nominal, relieff_options)
-        _report(progress, i + 1, R)
+    if permute == "target":
+        null = np.empty((R, observed.shape[0]))
+        permuted = y.copy()
+        for i in range(R):
+            permuted[known] = y[rng.permutation(known)]
+            null[i] = _refit(X, permuted, nominal, relieff_options)
+            _report(progress, i + 1, R)
+    else:
+        null = _feature_nulls(X, y, nominal, observed, R, rng, progress,
+                              relieff_options)
     with np.errstate(invalid="ignore"):
         # (a rounding residue must not beat the observed weight: compare
         # with a relative 1e-12)
@@ -162,9 +186,39 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
         largest = np.nanmax(np.where(np.isnan(null), -np.inf, null), axis=1)
         p_max_t = (1 + np.sum(largest[:, None] >= margin, axis=0)) / (R + 1)
     p[np.isnan(observed)] = np.nan
-    p_max_t = np.where(np.isnan(observed), np.nan, p_max_t)
-    return Significance("permutation", observed, p, benjamini_hochberg(p),
-                        bonferroni(p), p_max_t=p_max_t, n_permutations=R)
+    p_max_t = np.where(np.isnan(observed), np.nan, p_max_t) \
+        if permute == "target" else None
+    return Significance(f"permutation ({permute})", observed, p,
+                        benjamini_hochberg(p), bonferroni(p),
+                        p_max_t=p_max_t, n_permutations=R)
+
+
+def _feature_nulls(X, y, nominal, observed, R, rng, progress, options):
+    """null[r, f]: the weight of feature f after its column alone was
+    permuted (draw r); features without a weight to test (constant, no
+    known value) are not refitted."""
+    a = observed.shape[0]
+    null = np.zeros((R, a))
+    tested = [f for f in range(a) if not np.isnan(observed[f])
+              and observed[f] != 0.0]
+    sparse = sp.issparse(X)
+    X = X.tocsc() if sparse else np.asarray(X, dtype=float)
+    done, total = 0, R * max(len(tested), 1)
+    for f in tested:
+        column = X[:, [f]].toarray().ravel() if sparse else X[:, f].copy()
+        for r in range(R):
+            if sparse:
+                shuffled = sp.hstack(
+                    [X[:, :f], sp.csc_matrix(rng.permutation(column)[:, None]),
+                     X[:, f + 1:]], format="csr")
+            else:
+                shuffled = X.copy()
+                shuffled[:, f] = rng.permutation(column)
+            null[r, f] = _refit(shuffled, y, nominal, options)[f]
+            done += 1
+            _report(progress, done, total)
+    null[:, np.isnan(observed)] = np.nan
+    return null
 
 
 def stir(X, y, nominal=None, *, progress=None, **relieff_options):

@@ -16,7 +16,8 @@ from Orange.modelling import KNNLearner
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base as widget_tests
 
-from orangecontrib.relief.scoring import DReliefF, PDReliefF, ReliefF
+from orangecontrib.relief.scoring import (DReliefF, PDReliefF, ReliefF,
+                                         SelectSignificant)
 from orangecontrib.relief.widgets.owdrelieff import OWDReliefF
 from orangecontrib.relief.widgets.owpdrelieff import OWPDReliefF
 from orangecontrib.relief.widgets.owreliefbase import OWReliefBase
@@ -392,6 +393,52 @@ class ReliefWidgetTests:
             self.create_widget(self.widget.__class__)
         start.assert_called_once_with()
 
+    # --- significance and stability -------------------------------------
+    def test_permutation_columns_and_q_selection(self):
+        w = self.widget
+        w.significance, w.n_permutations = 2, 19
+        w.stability_on, w.n_resamples = True, 4
+        w.select_percent, w.alpha = 2, 0.2
+        w._update_cost_label()
+        self.assertEqual(w.cost_label.text(), "Costs 23 more runs.")
+        self.send_and_wait(self.data)
+        headers = [w.model.headerData(i, Qt.Horizontal)
+                   for i in range(w.model.columnCount())]
+        self.assertEqual(headers[:4], ["Feature", "Weight", "p", "q"])
+        self.assertIn("Mean rank", headers)
+        test = self.SCORER().significance(self.data, n_permutations=19)
+        stability = self.SCORER().stability(self.data, n_resamples=4)
+        scores = self.get_output(w.Outputs.scores)
+        np.testing.assert_array_equal(scores.get_column("p"), test.p_values)
+        np.testing.assert_array_equal(scores.get_column("q"), test.q_values)
+        np.testing.assert_array_equal(scores.get_column("Mean rank"),
+                                      stability.mean_rank)
+        reduced = self.get_output(w.Outputs.reduced_data)
+        expected = {a.name for a, q in zip(self.data.domain.attributes,
+                                           test.q_values) if q < 0.2}
+        self.assertEqual({a.name for a in reduced.domain.attributes},
+                         expected)
+        self.assertTrue(w.rankview.isVisibleTo(w))
+        preprocessor = self.get_output(w.Outputs.preprocessor)
+        self.assertIsInstance(preprocessor.preprocessors[0],
+                              SelectSignificant)
+        self.assertEqual(
+            {a.name for a in preprocessor(self.data).domain.attributes},
+            expected)
+
+    def test_no_test_means_no_q_selection(self):
+        w = self.widget
+        w.select_percent = 2
+        w.significance = 0
+        w._update_cost_label()
+        self.assertEqual(w.select_percent, 0)
+        self.assertFalse(w.q_radio.isEnabled())
+        self.assertEqual(w.cost_label.text(), "No test: weights only.")
+        self.send_and_wait(self.data)
+        self.assertEqual(self.get_output(w.Outputs.scores).domain.attributes
+                         [1:], ())
+        self.assertFalse(w.rankview.isVisibleTo(w))
+
     def test_progress_reported(self):
         values = []
         self.widget.progressBarValueChanged.connect(values.append)
@@ -487,6 +534,46 @@ class TestOWReliefF(ReliefWidgetTests, widget_tests.WidgetTest):
     WIDGET = OWReliefF
     SCORER = ReliefF
     IMAGE = "ReliefF"
+
+
+class TestStirInTheReliefFWidget(widget_tests.WidgetTest):
+    def test_stir_is_offered_by_relieff_only(self):
+        relieff = self.create_widget(OWReliefF)
+        drelieff = self.create_widget(OWDReliefF)
+        self.assertEqual(relieff.controls.significance.count(), 4)
+        self.assertEqual(drelieff.controls.significance.count(), 3)
+
+    def test_feature_permutation(self):
+        w = self.create_widget(OWReliefF)
+        w.significance, w.n_permutations = 1, 9
+        w._update_cost_label()
+        self.assertEqual(w.cost_label.text(), "Costs 9 runs per feature.")
+        data = small_iris()
+        self.send_signal(w.Inputs.data, data)
+        self.wait_until_finished(w, timeout=60000)
+        scores = self.get_output(w.Outputs.scores, widget=w)
+        np.testing.assert_array_equal(
+            scores.get_column("p"),
+            ReliefF().significance(data, permute="feature",
+                                   n_permutations=9).p_values)
+
+    def test_stir_columns_and_regression_warning(self):
+        w = self.create_widget(OWReliefF)
+        w.significance = 3
+        w._update_cost_label()
+        self.assertIn("one more run", w.cost_label.text())
+        data = small_iris()
+        self.send_signal(w.Inputs.data, data)
+        self.wait_until_finished(w, timeout=60000)
+        scores = self.get_output(w.Outputs.scores, widget=w)
+        np.testing.assert_array_equal(
+            scores.get_column("p"),
+            ReliefF().significance(data, method="stir").p_values)
+        self.send_signal(w.Inputs.data, small_housing())
+        self.wait_until_finished(w, timeout=60000)
+        self.assertTrue(w.Warning.scorer_warning.is_shown())
+        self.assertIn("no regression form", str(w.Warning.scorer_warning))
+        self.assertIsNotNone(self.get_output(w.Outputs.scores, widget=w))
 
 
 class TestOWDReliefF(ReliefWidgetTests, widget_tests.WidgetTest):

@@ -33,7 +33,7 @@ from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core import warmup
-from orangecontrib.relief.scoring import RULE_NAMES
+from orangecontrib.relief.scoring import RULE_NAMES, SelectSignificant
 from orangecontrib.relief.widgets.plotutils import CURVE_COLORS, StaticPlotView
 
 #: Aim for about this many points in the convergence plot.
@@ -44,28 +44,61 @@ class Cancelled(Exception):
     """Raised from the progress callback to stop the engine."""
 
 
-def run(data: Table, scorer, trace_every: Optional[int],
+def run(data: Table, scorer, trace_every: Optional[int], extras,
         state: TaskState) -> SimpleNamespace:
-    """Score `data` with `scorer` in a worker thread.
+    """Score `data` with `scorer` in a worker thread, then (``extras``) test
+    the weights and measure their stability.
 
-    Returns a namespace with the engine's `ReliefResult` (`result`) and the
-    texts of the warnings the scorer issued (`warnings`).
+    Returns a namespace with the engine's `ReliefResult` (`result`), the
+    `stats.Significance` (`test`) and `stats.Stability` (`stability`) or
+    None, and the texts of the warnings the scorer issued (`warnings`).
     """
-    def progress(fraction):
-        state.set_progress_value(100 * fraction)
-        if state.is_interruption_requested():
-            raise Cancelled
+    extras = extras or SimpleNamespace(method=None, permute="target",
+                                       n_permutations=0, n_resamples=0)
+    # progress in units of one run: the weights, then R refits (R per
+    # feature, or STIR's one pass), then B refits
+    per_test = extras.n_permutations * (
+        len(data.domain.attributes) if extras.permute == "feature" else 1)
+    units = [1, per_test if extras.method == "permutation"
+             else 1 if extras.method == "stir" else 0, extras.n_resamples]
+    total = sum(units)
 
+    def phase(i):
+        start = sum(units[:i])
+
+        def progress(fraction):
+            state.set_progress_value(100 * (start + fraction * units[i])
+                                     / total)
+            if state.is_interruption_requested():
+                raise Cancelled
+        return progress
+
+    out = SimpleNamespace(result=None, test=None, stability=None,
+                          warnings=[])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
-        result = scorer.score_table(data, progress=progress,
-                                    trace_every=trace_every,
-                                    status=state.set_status)
-    texts = []
+        out.result = scorer.score_table(data, progress=phase(0),
+                                        trace_every=trace_every,
+                                        status=state.set_status)
+        try:
+            if extras.method is not None:
+                state.set_status("testing the weights")
+                out.test = scorer.significance(
+                    data, method=extras.method, permute=extras.permute,
+                    n_permutations=extras.n_permutations,
+                    progress=phase(1))
+            if extras.n_resamples:
+                state.set_status("refitting on subsamples")
+                out.stability = scorer.stability(
+                    data, n_resamples=extras.n_resamples,
+                    progress=phase(2))
+        except ValueError as error:     # e.g. STIR on a numeric target
+            warnings.warn(str(error), UserWarning)
     for w in caught:
-        if issubclass(w.category, UserWarning) and str(w.message) not in texts:
-            texts.append(str(w.message))
-    return SimpleNamespace(result=result, warnings=texts)
+        text = str(w.message)
+        if issubclass(w.category, UserWarning) and text not in out.warnings:
+            out.warnings.append(text)
+    return out
 
 
 class WeightsModel(BarRatioTableModel):
@@ -84,10 +117,12 @@ class WeightsModel(BarRatioTableModel):
             row = self.mapToSourceRows(index.row())
             return self._variable_model.data(
                 self._variable_model.index(row, 0), role)
-        if role == Qt.DisplayRole and index.isValid() and index.column() == 1:
+        if role == Qt.DisplayRole and index.isValid() and index.column() >= 1:
             value = super().data(index, Qt.EditRole)
             if isinstance(value, float):
-                return "?" if np.isnan(value) else f"{value:.4f}"
+                return "?" if np.isnan(value) else f"{value:.4f}" \
+                    if self.headerData(index.column(), Qt.Horizontal) \
+                    in ("Weight", "p", "q") else f"{value:.2f}"
         return super().data(index, role)
 
 
@@ -150,6 +185,38 @@ class ConvergencePlot(StaticPlotView):
         self.plot.enableAutoRange()
 
 
+class RankIntervalPlot(StaticPlotView):
+    """Each top feature's mean rank over the subsample refits, with its 90 %
+    interval (5th to 95th percentile): overlapping intervals mean the
+    data do not decide the order."""
+
+    def __init__(self, parent=None):
+        super().__init__("Rank over subsamples (1 = best)", "", parent,
+                         title="Stability: mean rank and 90 % interval")
+        self.setMinimumHeight(200)
+        self.plot.getViewBox().invertY(True)
+        self.plot.getAxis("left").setWidth(130)
+
+    def set_ranks(self, stability, names, indices):
+        self.plot.clear()
+        if stability is None or not indices:
+            return
+        y = np.arange(len(indices), dtype=float)
+        mean = stability.mean_rank[indices]
+        low, high = stability.rank_low[indices], stability.rank_high[indices]
+        self.plot.addItem(pg.ErrorBarItem(
+            x=mean, y=y, left=mean - low, right=high - mean, beam=0.2,
+            pen=pg.mkPen((90, 90, 90), width=1.5)))
+        self.plot.addItem(pg.ScatterPlotItem(
+            x=mean, y=y, size=8, brush=pg.mkBrush(CURVE_COLORS[0]),
+            pen=pg.mkPen(None)))
+        axis = self.plot.getAxis("left")
+        axis.setTicks([[(i, names[j]) for i, j in enumerate(indices)], []])
+        axis.setStyle(hideOverlappingLabels=False)
+        self.plot.setXRange(0.5, max(high.max(), 2) + 0.5)
+        self.plot.setYRange(-0.5, len(indices) - 0.5)
+
+
 class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     """Base widget: subclasses set `name`, `icon`, ..., and `SCORER`."""
 
@@ -208,7 +275,12 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     custom_T = Setting(False)
     weka_compat = Setting(False)  # compat="weka": Weka's numbers
     T = Setting(0.5)
-    select_percent = Setting(0)  # 0: top N, 1: top p %
+    significance = Setting(0)  # index into SIGNIFICANCE (0: no test)
+    n_permutations = Setting(99)
+    stability_on = Setting(False)
+    n_resamples = Setting(30)
+    alpha = Setting(0.05)
+    select_percent = Setting(0)  # 0: top N, 1: top p %, 2: q < alpha
     n_selected = Setting(5)
     percent_selected = Setting(50)
     n_plotted = Setting(5)
@@ -218,6 +290,12 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     graph_name = "plotview.plot"  # for image export
 
     RULES = ("k", "surf", "surf*", "multisurf", "multisurf*")
+    #: the tests the widget offers: (method, permute, label); STIR, last,
+    #: is ReliefF's only
+    SIGNIFICANCE = ((None, None, "None"),
+                    ("permutation", "feature", "Permutation, each feature"),
+                    ("permutation", "target", "Permutation of the class"),
+                    ("stir", None, "STIR (one run; a fast screen)"))
     RULE_TOOLTIP = (
         "k nearest: the k nearest hits and misses.  SURF: every instance "
         "closer than the mean distance over all pairs.  MultiSURF: every "
@@ -243,8 +321,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.data: Optional[Table] = None
         self.result = None       # the last ReliefResult shown
         self._result_key = None  # parameters and data it was computed for
+        self.test = self.stability = None   # the last statistics shown
         self._setup_gui()
         self._enable_k_controls()
+        self._update_cost_label()
         self.commit.now()
 
     # GUI
@@ -306,6 +386,39 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                      "Weka's numbers (ReliefFAttributeEval)",
                      callback=self._rule_changed, tooltip=self.WEKA_TOOLTIP)
 
+        box = gui.vBox(self.controlArea, "Significance and Stability")
+        methods = self.SIGNIFICANCE if self.SCORER.variant == "relieff" \
+            else self.SIGNIFICANCE[:3]
+        self.significance = min(self.significance, len(methods) - 1)
+        gui.comboBox(box, self, "significance", label="Test:",
+                     orientation=Qt.Horizontal,
+                     items=[label for _, _, label in methods],
+                     callback=self._statistics_changed,
+                     tooltip="p- and q-values (Benjamini-Hochberg) of the "
+                             "weights. Permutation, each feature: every "
+                             "feature's column is shuffled R times and "
+                             "refitted (is the feature better than an "
+                             "irrelevant one? R runs per feature). "
+                             "Permutation of the class: R refits with the "
+                             "class shuffled (is anything related to the "
+                             "class? irrelevant features can pass when "
+                             "others carry the class). STIR tests "
+                             "ReliefF's neighbour pairs from one run, but "
+                             "treats them as independent: it finds too "
+                             "much (doc: statistics).")
+        self.permutation_spin = gui.spin(
+            box, self, "n_permutations", 9, 9999, step=10,
+            label="Permutations R:", controlWidth=80,
+            alignment=Qt.AlignRight, callback=self._statistics_changed)
+        gui.spin(box, self, "n_resamples", 2, 1000, label="Stability, B:",
+                 checked="stability_on", controlWidth=80,
+                 alignment=Qt.AlignRight, callback=self._statistics_changed,
+                 checkCallback=self._statistics_changed,
+                 tooltip="Refit on B random subsamples of 63.2 % of the "
+                         "instances: each feature's mean rank and 90 % "
+                         "interval, and how often it is in the top N.")
+        self.cost_label = gui.widgetLabel(box, "")
+
         box = gui.vBox(self.controlArea, "Selected Features")
         rb, grid = self._radio_grid(box, "select_percent",
                                     self._selection_changed)
@@ -317,6 +430,14 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                              addToLayout=False), 1, 0)
         self._grid_spin(rb, grid, 1, "percent_selected", 1, 100,
                         self._set_select_percent)
+        self.q_radio = gui.appendRadioButton(rb, "q < α:", addToLayout=False)
+        grid.addWidget(self.q_radio, 2, 0)
+        alpha = gui.doubleSpin(None, self, "alpha", 0.001, 0.5, 0.01,
+                               decimals=3, controlWidth=80,
+                               alignment=Qt.AlignRight,
+                               callback=self._set_select_q,
+                               addToLayout=False)
+        grid.addWidget(alpha, 2, 1)
 
         box = gui.vBox(self.controlArea, "Plot")
         gui.spin(box, self, "n_plotted", 1, 20, label="Features shown:",
@@ -334,15 +455,18 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.view = WeightsView(self)
         self.view.setModel(self.model)
         self.plotview = ConvergencePlot(self)
+        self.rankview = RankIntervalPlot(self)
+        self.rankview.hide()
         splitter = QSplitter(Qt.Vertical, self.mainArea)
         splitter.addWidget(self.view)
         splitter.addWidget(self.plotview)
+        splitter.addWidget(self.rankview)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 1)
         splitter.setChildrenCollapsible(False)
         self.mainArea.layout().addWidget(splitter)
         self.view.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
-        self.resize(820, 620)
+        self.resize(880, 760)
 
     def _radio_grid(self, box, value, callback):
         """Radio buttons for `value` laid out in a grid (button, spin)."""
@@ -393,6 +517,46 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.select_percent = 1
         self.commit.deferred()
 
+    def _set_select_q(self):
+        self.select_percent = 2
+        self.commit.deferred()
+
+    def _statistics_changed(self):
+        self._update_cost_label()
+        self.commit.deferred()
+
+    def _test_method(self):
+        return self.SIGNIFICANCE[self.significance][0]
+
+    def _permute(self):
+        return self.SIGNIFICANCE[self.significance][1] or "target"
+
+    def _update_cost_label(self):
+        """Say what the requested statistics cost, in runs."""
+        method = self._test_method()
+        self.permutation_spin.setEnabled(method == "permutation")
+        self.q_radio.setEnabled(method is not None)
+        if method is None and self.select_percent == 2:
+            self.select_percent = 0     # (q < alpha needs a test)
+        per_feature = method == "permutation" and self._permute() == "feature"
+        runs = (self.n_permutations if method == "permutation" else 0) \
+            + (self.n_resamples if self.stability_on else 0)
+        self.cost_label.setText(
+            f"Costs {self.n_permutations} runs per feature"
+            + (f" and {self.n_resamples} more." if self.stability_on
+               else ".") if per_feature else
+            f"Costs {runs} more runs." if runs else
+            "STIR costs about one more run." if method == "stir" else
+            "No test: weights only.")
+
+    def statistics_params(self) -> SimpleNamespace:
+        method = self._test_method()
+        return SimpleNamespace(
+            method=method, permute=self._permute(),
+            n_permutations=self.n_permutations if method == "permutation"
+            else 0,
+            n_resamples=self.n_resamples if self.stability_on else 0)
+
     def _effective_m(self) -> Optional[int]:
         """Number of visited instances for the connected data (or None);
         Weka's visits instances with an unknown target too (they add
@@ -438,11 +602,17 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     def selection_k(self):
         """`k` for SelectBestFeatures: an int (top N) or a fraction (top p %)."""
-        if self.select_percent:
+        if self.select_percent == 1:
             return self.percent_selected / 100
         return int(self.n_selected)
 
     def create_preprocessor(self, scorer):
+        if self.select_percent == 2 and self._test_method() is not None:
+            # (each training set is tested again: the test data never
+            # choose the features)
+            return PreprocessorList([SelectSignificant(
+                scorer, self.alpha, self._test_method(),
+                self.n_permutations, self._permute())])
         return PreprocessorList(
             [SelectBestFeatures(method=scorer, k=self.selection_k())])
 
@@ -535,7 +705,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     # computation
     def _computation_key(self):
-        return (id(self.data), tuple(sorted(self.scorer_params().items())))
+        return (id(self.data), tuple(sorted(self.scorer_params().items())),
+                tuple(sorted(vars(self.statistics_params()).items())))
 
     @gui.deferred
     def commit(self):
@@ -564,13 +735,14 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.cancel()
         self.Error.compute_failed.clear()
         self.Warning.scorer_warning.clear()
-        self.result = None
+        self.result = self.test = self.stability = None
         self._result_key = key
         self.send_data_outputs()
         m = self._effective_m()
         trace_every = max(1, m // TRACE_POINTS)
         self._set_running(True)
-        self.start(run, data, self.create_scorer(self._n_known()), trace_every)
+        self.start(run, data, self.create_scorer(self._n_known()), trace_every,
+                   self.statistics_params())
 
     def _set_running(self, running: bool):
         self.cancel_button.setEnabled(running)
@@ -592,6 +764,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     def on_done(self, output: SimpleNamespace):
         self._set_running(False)
         self.result = output.result
+        self.test, self.stability = output.test, output.stability
         # k versus class sizes and rows without a target already have
         # their own (clearer) messages from _check_data
         texts = [text for text in output.warnings
@@ -621,6 +794,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.model.clear()
         self.model.setHorizontalHeaderLabels(["Feature", "Weight"])
         self.plotview.clear()
+        self.rankview.set_ranks(None, [], [])
+        self.rankview.hide()
 
     def ranked_indices(self):
         """Feature indices by decreasing weight, NaN weights last."""
@@ -628,13 +803,31 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         keys = np.where(np.isnan(weights), -np.inf, weights)
         return np.argsort(-keys, kind="stable")
 
+    def statistics_columns(self):
+        """{title: values} of the statistics computed with the weights."""
+        columns = {}
+        if self.test is not None:
+            columns.update(p=self.test.p_values, q=self.test.q_values)
+        if self.stability is not None:
+            top = f"Top {self.stability.top_k}"
+            columns.update({"Mean rank": self.stability.mean_rank,
+                            "Rank 5 %": self.stability.rank_low,
+                            "Rank 95 %": self.stability.rank_high,
+                            top: self.stability.top_k_frequency})
+        return columns
+
     def show_result(self):
         attributes = self.data.domain.attributes
         weights = np.asarray(self.result.weights, dtype=float)
+        extra = self.statistics_columns()
         self.model.resetSorting(True)
-        self.model.wrap([[attr, float(w)] for attr, w in zip(attributes, weights)])
+        self.model.wrap([[attr, float(w)] + [float(v[i]) for v in
+                                              extra.values()]
+                         for i, (attr, w) in enumerate(zip(attributes,
+                                                           weights))])
         self.model.setExtremesFrom(1, weights)
-        self.model.setHorizontalHeaderLabels(["Feature", "Weight"])
+        self.model.setHorizontalHeaderLabels(["Feature", "Weight"]
+                                             + list(extra))
         self.model.sort(1, Qt.DescendingOrder)
         self.view.horizontalHeader().setSortIndicator(1, Qt.DescendingOrder)
         self.view.resizeColumnToContents(0)
@@ -649,8 +842,21 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                if not np.isnan(res.weights[i])]
         names = [attr.name for attr in self.data.domain.attributes]
         self.plotview.set_trace(res.trace_steps, res.trace, names, top)
+        self.rankview.setVisible(self.stability is not None)
+        if self.stability is not None:
+            by_rank = np.argsort(self.stability.mean_rank, kind="stable")
+            self.rankview.set_ranks(self.stability, names,
+                                    [int(i) for i in by_rank[:self.n_plotted]])
 
     def selected_attributes(self):
+        attributes = self.data.domain.attributes
+        if self.select_percent == 2:
+            if self.test is None:
+                return []
+            with np.errstate(invalid="ignore"):
+                passing = self.test.q_values < self.alpha
+            return [attributes[i] for i in self.ranked_indices()
+                    if passing[i]]
         n_attrs = len(self.data.domain.attributes)
         k = self.selection_k()
         if isinstance(k, float):
@@ -670,9 +876,14 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.Outputs.reduced_data.send(reduced)
 
     def scores_table(self) -> Table:
-        """Feature names and weights, shaped like Rank's Scores output."""
-        weights = np.asarray(self.result.weights, dtype=float)[:, None]
-        domain = Domain([ContinuousVariable(self.name)],
+        """Feature names and weights (and the statistics computed), shaped
+        like Rank's Scores output."""
+        extra = self.statistics_columns()
+        weights = np.column_stack([np.asarray(self.result.weights, float)]
+                                  + [np.asarray(v, float)
+                                     for v in extra.values()])
+        domain = Domain([ContinuousVariable(self.name)]
+                        + [ContinuousVariable(name) for name in extra],
                         metas=[StringVariable("Feature")])
         names = np.array([[a.name] for a in self.data.domain.attributes],
                          dtype=object)
@@ -698,9 +909,17 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         if self.HAS_T:
             items.append(("T", f"{self.T:g}" if self.custom_T
                           else "2 / ln m (default)"))
+        method = self._test_method()
+        items.append(("Test", "none" if method is None else
+                      f"permutation ({self._permute()}), "
+                      f"R = {self.n_permutations}"
+                      if method == "permutation" else "STIR"))
+        if self.stability_on:
+            items.append(("Stability", f"{self.n_resamples} subsamples"))
         items.append(("Selected features",
-                      f"top {self.percent_selected} %" if self.select_percent
-                      else f"top {self.n_selected}"))
+                      f"q < {self.alpha:g}" if self.select_percent == 2
+                      else f"top {self.percent_selected} %"
+                      if self.select_percent else f"top {self.n_selected}"))
         self.report_items("Parameters", items)
         if self.data is None or self.result is None:
             return

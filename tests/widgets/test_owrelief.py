@@ -518,8 +518,13 @@ class ReliefWidgetTests:
         os.makedirs(IMAGES, exist_ok=True)
         data = Table("heart_disease")[::2]
         self.widget.controls.n_plotted.setValue(5)
+        # the significance box in use: p, q and rank columns, the rank plot
+        self.widget.significance, self.widget.n_permutations = 1, 99
+        self.widget.stability_on, self.widget.n_resamples = True, 10
+        self.widget.select_percent = 2
+        self.widget._update_cost_label()
         self.send_and_wait(data)
-        self.widget.resize(900, 640)
+        self.widget.resize(1100, 860)
         self.widget.show()
         self.process_events()
         path = os.path.join(IMAGES, self.IMAGE + ".png")

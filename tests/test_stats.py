@@ -1,6 +1,7 @@
 """orangecontrib.relief.stats: STIR, permutation p-values, multiple testing
 and stability."""
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -242,3 +243,27 @@ def test_feature_permutation_is_the_per_feature_null():
     np.testing.assert_array_equal(sparse.p_values, result.p_values)
     with pytest.raises(ValueError, match="permute must be"):
         permutation_test(X, y, permute="rows")
+
+
+@pytest.mark.parametrize("rule", ["k", "multisurf"])
+def test_engine_pair_sums_compiled_vectorised_and_weights_unchanged(rule):
+    X, y, nominal = _mixed(8, n_classes=3, missing=0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = relieff(X, y, nominal, neighbours=rule)
+        compiled = relieff(X, y, nominal, neighbours=rule, statistics=True,
+                           kernels="compiled")
+        fast = relieff(X, y, nominal, neighbours=rule, statistics=True,
+                       kernels="vectorised")
+    np.testing.assert_array_equal(compiled.weights, plain.weights)
+    for key, value in compiled.pair_sums.items():
+        np.testing.assert_allclose(fast.pair_sums[key], value, rtol=1e-12,
+                                   atol=1e-13, err_msg=key)
+    # the weight is mean_miss - mean_hit: (S1_miss - S1_hit) / m
+    sums = compiled.pair_sums
+    np.testing.assert_allclose((sums["S1_miss"] - sums["S1_hit"]) / len(y),
+                               plain.weights, atol=1e-15)
+    with pytest.raises(ValueError, match="classification"):
+        relieff(X, X[:, 0], statistics=True, regression=True)
+    with pytest.raises(ValueError, match="no trace"):
+        relieff(X, y, nominal, statistics=True, trace_every=5)

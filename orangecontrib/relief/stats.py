@@ -34,7 +34,6 @@ import scipy.sparse as sp
 from scipy import stats as scipy_stats
 
 from .core import ReliefWarning, engine, ranking, relieff, vectorised
-from .core.neighbours import RULE_K
 
 __all__ = ["permutation_test", "stir", "stability", "benjamini_hochberg",
            "bonferroni", "kuncheva_index", "Significance", "Stability"]
@@ -245,65 +244,54 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
     if relieff_options.get("compat") is not None:
         raise ValueError("STIR is not part of Weka's ReliefF; use "
                          "compat=None.")
-    weights = relieff(X, y, nominal, **relieff_options).weights
-    sums = _pair_sums(X, y, nominal, progress, relieff_options)
-    t, df, p_used = _pooled_t(sums)
-    setup = sums["setup"]
-    p = _to_features(p_used, setup.prep, 1.0)
+    if relieff_options.get("trace_every"):
+        raise ValueError("stir() gives no trace; leave trace_every out.")
+    if sp.issparse(X):
+        weights = relieff(X, y, nominal, **relieff_options).weights
+        sums = _sparse_pair_sums(X, y, nominal, progress, relieff_options)
+    else:
+        result = relieff(X, y, nominal, statistics=True, progress=progress,
+                         **relieff_options)
+        weights, sums = result.weights, result.pair_sums
+    t, df, p = _pooled_t(sums)
+    p[np.isnan(weights)] = np.nan
+    t[np.isnan(weights)] = np.nan
     return Significance("stir", weights, p, benjamini_hochberg(p),
-                        bonferroni(p), t=_to_features(t, setup.prep, np.nan),
-                        df=df)
+                        bonferroni(p), t=t, df=df)
 
 
-def _pair_sums(X, y, nominal, progress, options):
-    """STIR's one-pass sums over the (visit, neighbour) pairs: for hits and
-    misses the weight sums W and Q (of squares), and per kernel column
-    S1 = sum w d and S2 = sum w d^2."""
+def _sparse_pair_sums(X, y, nominal, progress, options):
+    """STIR's sums on sparse data, densified for the vectorised path (the
+    compiled kernels gather them on dense data)."""
     keep = {key: value for key, value in options.items()
             if key not in ("n_jobs", "progress", "status", "kernels",
                            "compat")}
     with warnings.catch_warnings():     # (relieff has said them)
         warnings.simplefilter("ignore", ReliefWarning)
         setup = engine.start(X, y, nominal, **keep)
-    prep, hood = setup.prep, setup.hood
-    if hood is None:
+    if setup.hood is None:
         raise ValueError("STIR needs at least one feature with two values "
                          "and two classes.")
-    dense = vectorised.dense_view(prep)
+    dense = vectorised.dense_view(setup.prep)
     if dense is None:
-        raise ValueError("STIR's NumPy path does not cover sparse data this "
-                         "large; use permutation_test.")
-    a = dense.n_used
-    sums = {key: np.zeros(a) for key in ("S1_hit", "S2_hit", "S1_miss",
-                                         "S2_miss")}
-    sums.update(W_hit=0.0, Q_hit=0.0, W_miss=0.0, Q_miss=0.0, setup=setup)
-    ones = np.ones(a)
+        raise ValueError("STIR's sums on sparse data this large are not "
+                         "computed; use dense data or permutation_test.")
+    ones = np.ones(dense.n_used)
+    total = np.zeros(4 * dense.n_used + 4)
     order = setup.order
     for start in range(0, order.shape[0], vectorised.BLOCK):
         block = order[start:start + vectorised.BLOCK]
         dist = vectorised.distances(dense, block)
         for b, r in enumerate(block):
-            if hood.rule == RULE_K:
-                chosen, coef = vectorised.neighbours(r, dist[b], dense.group,
-                                                     hood)
-            else:
-                chosen, coef, _ = vectorised.radius_neighbours(
-                    r, dist[b], dense.group, hood, ones)
-            d = vectorised.diffs(dense, r, chosen)
-            for group, mask in (("hit", coef < 0), ("miss", coef > 0)):
-                w = np.abs(coef[mask])
-                sums["W_" + group] += w.sum()
-                sums["Q_" + group] += (w * w).sum()
-                sums["S1_" + group] += w @ d[mask]
-                sums["S2_" + group] += w @ (d[mask] ** 2)
+            total += vectorised.pair_sums(dense, setup.hood, r, dist[b], ones)
         _report(progress, min(start + len(block), order.shape[0]),
                 order.shape[0])
-    return sums
+    return engine._pair_sums(total, setup.prep)
 
 
 def _pooled_t(sums):
-    """STIR's t, df and one-sided p (upper tail) per kernel column from the
-    one-pass sums; a column whose diffs are all equal (0/0) gets p = 1."""
+    """STIR's t, df and one-sided p (upper tail) per feature from the
+    one-pass sums; a feature whose diffs are all equal (0/0) gets p = 1."""
     moments = {}
     for g in ("hit", "miss"):
         W, Q = sums["W_" + g], sums["Q_" + g]
@@ -332,15 +320,6 @@ def _pooled_t(sums):
                               np.sign(delta) * np.inf))
     p = np.where(np.isnan(t), 1.0, scipy_stats.t.sf(t, df))
     return t, float(df), p
-
-
-def _to_features(values, prep, constant):
-    """Kernel columns back to the caller's features: ``constant`` for the
-    constant features, NaN for those with no known value."""
-    out = np.full(prep.n_features, float(constant))
-    out[prep.used] = values
-    out[prep.all_missing] = np.nan
-    return out
 
 
 def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,

@@ -20,7 +20,7 @@ from typing import NamedTuple, Optional
 import numba
 import numpy as np
 
-from . import plan, vectorised, warmup
+from . import pairsums, plan, vectorised, warmup
 from .estimates import VARIANT_D, VARIANT_PD, VARIANT_RELIEFF
 from .feedback import feedback_batch
 from .neighbours import MODE_REGRESSION, RULE_K, RULES, Neighbourhood
@@ -64,6 +64,12 @@ class ReliefResult:
         True when the RReliefF form (numeric class) was used.
     n_dropped : int
         Rows left out because their class value was missing.
+    pair_sums : dict or None
+        With ``statistics=True``: STIR's sums over the (visit, neighbour)
+        pairs (``pairsums``), per feature ``S1_hit``, ``S2_hit``,
+        ``S1_miss``, ``S2_miss`` (0 for constant features, NaN for those
+        with no known value) and the scalars ``W_hit``, ``Q_hit``,
+        ``W_miss``, ``Q_miss``.
     """
     weights: np.ndarray
     trace: Optional[np.ndarray]
@@ -72,6 +78,7 @@ class ReliefResult:
     T: Optional[float]
     regression: bool
     n_dropped: int
+    pair_sums: Optional[dict] = None
 
 
 def ranking(weights):
@@ -164,7 +171,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             misses="per_class", weight_by_distance=False, sigma=2.0, T=None,
             neighbours="k", progress=None, trace_every=None, n_jobs=None,
             speedups=None, status=None, kernels=None, compat=None,
-            n_values=None, n_class_values=None, feature_names=None):
+            n_values=None, n_class_values=None, feature_names=None,
+            statistics=False):
     """Estimate feature weights with ReliefF or one of its variants.
 
     Parameters
@@ -223,6 +231,9 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         ~1e-15.  "compiled" or "vectorised" force one (tests, benchmarks).
     compat : {None, "weka"}
         "weka": Weka's ReliefFAttributeEval, to the last bit (``weka.py``).
+    statistics : bool
+        Also gather STIR's sums over the (visit, neighbour) pairs
+        (``result.pair_sums``; ReliefF, classification, dense data).
     n_values, n_class_values, feature_names : optional
         compat="weka": declared numbers of values of each nominal feature
         and of the class (default: largest code + 1); names for errors.
@@ -231,13 +242,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     -------
     ReliefResult (``run_setup``)
 
-    References
-    ----------
-    Kononenko, I. (1994). Estimating attributes: analysis and extensions of
-    RELIEF.  Robnik-Šikonja, M., Kononenko, I. (2003). Theoretical and
-    empirical analysis of ReliefF and RReliefF.  Prat Masramon, G., Belanche
-    Muñoz, L. A. (2005). Toward better feature weighting algorithms: a focus
-    on Relief.
+    References: Kononenko (1994), Robnik-Šikonja & Kononenko (2003), Prat
+    Masramon & Belanche Muñoz (2005), Le et al. (2019, STIR).
     """
     if compat is not None:
         from .weka import weka_relieff      # (weka.py uses this module)
@@ -255,7 +261,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                   weight_by_distance=weight_by_distance, sigma=sigma, T=T,
                   neighbours=neighbours, trace_every=trace_every,
                   n_jobs=n_jobs, speedups=speedups,
-                  feature_names=feature_names)
+                  feature_names=feature_names, statistics=statistics)
     return run_setup(setup, progress=progress, trace_every=trace_every,
                      n_jobs=n_jobs, status=status, kernels=kernels)
 
@@ -267,10 +273,10 @@ def run_setup(setup, *, progress=None, trace_every=None, n_jobs=None,
     if progress is not None:
         progress(0.0)           # a cancel can act before the first batch
     run = _Run(setup.order, trace_every, progress, setup.regression,
-               setup.width)
+               setup.width + setup.n_sums)
     run.status, run.kernels = status, kernels
     if setup.hood is None:
-        total = np.zeros(setup.width)
+        total = np.zeros(setup.width + setup.n_sums)
         m, a = setup.order.shape[0], setup.prep.n_used
         if trace_every:
             run.steps = list(range(trace_every, m + 1, trace_every))
@@ -281,13 +287,18 @@ def run_setup(setup, *, progress=None, trace_every=None, n_jobs=None,
                 total = _relieff(setup, n_threads, run)
             else:
                 total = _feedback(setup, n_threads, run)
-    return _result(setup.prep, run, total, setup.T)
+    result = _result(setup.prep, run, total[:setup.width], setup.T)
+    if setup.n_sums:
+        result.pair_sums = _pair_sums(total[setup.width:], setup.prep)
+    return result
 
 
 class Setup(NamedTuple):
     """A run as ``relieff`` plans it: the prepared data, the visiting order,
     the variant's code and T, the width of an update row, the neighbourhood
-    (None when there is nothing to learn: all weights 0) and the speedups."""
+    (None when there is nothing to learn: all weights 0), the speedups and
+    the width of STIR's pair sums that follow the weights in a row (0:
+    none)."""
     prep: Prepared
     order: np.ndarray
     variant: int
@@ -296,12 +307,14 @@ class Setup(NamedTuple):
     width: int
     hood: Optional[Neighbourhood]
     speedups: Speedups
+    n_sums: int = 0
 
 
 def start(X, y, nominal=None, *, regression=False, variant="relieff",
           n_iterations=None, k_nearest=10, random_state=0, misses="per_class",
           weight_by_distance=False, sigma=2.0, T=None, neighbours="k",
-          trace_every=None, n_jobs=None, speedups=None, feature_names=None):
+          trace_every=None, n_jobs=None, speedups=None, feature_names=None,
+          statistics=False):
     """Check the options of ``relieff`` (the same arguments) and plan the
     run: the ``Setup`` that ``relieff`` and the backends (``distributed``)
     run the visits of."""
@@ -320,9 +333,34 @@ def start(X, y, nominal=None, *, regression=False, variant="relieff",
             prep, regression, k_nearest if neighbours == "k" else None)):
         hood = plan.neighbourhood(prep, regression, misses, k_nearest,
                                   weight_by_distance, sigma, neighbours)
+    n_sums = 0
+    if statistics:
+        _check_statistics(variant, regression, neighbours, trace_every, prep)
+        n_sums = pairsums.width(a)
     return Setup(prep, order, variant_code, T_used, bool(regression),
                  1 + 2 * a if regression else a, hood,
-                 ALL if speedups is None else speedups)
+                 ALL if speedups is None else speedups, n_sums)
+
+
+def _check_statistics(variant, regression, neighbours, trace_every, prep):
+    """STIR's sums are ReliefF's, for classification on dense data."""
+    if regression or variant != "relieff" or neighbours.endswith("*"):
+        raise ValueError("statistics=True gathers STIR's sums of ReliefF's "
+                         "near hits and misses: classification, "
+                         "variant='relieff', a rule without far instances.")
+    if trace_every or prep.sparse:
+        raise ValueError("statistics=True needs dense data and no trace.")
+
+
+def _pair_sums(sums, prep):
+    """The pair sums of the kernel columns as a dict on the features."""
+    a = prep.n_used
+    out = {key: _to_features(sums[i * a:(i + 1) * a][None, :], prep)[0]
+           for i, key in enumerate(("S1_hit", "S2_hit", "S1_miss",
+                                    "S2_miss"))}
+    for i, key in enumerate(("W_hit", "Q_hit", "W_miss", "Q_miss")):
+        out[key] = float(sums[4 * a + i])
+    return out
 
 
 class ReliefJob(NamedTuple):

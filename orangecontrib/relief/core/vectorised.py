@@ -285,15 +285,39 @@ def distance_weights(total, t, variant, T, regression, n):
 
 
 def relieff_rows(prep, hood, rows, regression, out):
-    """ReliefF: out[b] = the update of visiting rows[b]."""
+    """ReliefF: out[b] = the update of visiting rows[b] (and, in a wider
+    row, the visit's STIR sums, as ``pairsums.add_pair_sums``)."""
     target = prep.target if regression else None
-    ones = np.ones(prep.n_used)
+    a = prep.n_used
+    ones = np.ones(a)
+    width = 1 + 2 * a if regression else a
+    with_sums = out.shape[1] > width
     for start in range(0, len(rows), BLOCK):
         block = rows[start:start + BLOCK]
         dist = distances(prep, block)
         for b, r in enumerate(block):
-            out[start + b] = _visit(prep, hood, r, dist[b], target,
-                                    regression, ones)
+            out[start + b, :width] = _visit(prep, hood, r, dist[b], target,
+                                            regression, ones)
+            if with_sums:
+                out[start + b, width:] = pair_sums(prep, hood, r, dist[b],
+                                                   ones)
+
+
+def pair_sums(prep, hood, r, dist, w):
+    """STIR's sums of visiting R (layout of ``pairsums``): per group (hits:
+    negative coefficients, misses: positive) sum w d and sum w d^2 per
+    feature, then sum w and sum w^2, w = |coef|."""
+    if hood.rule == RULE_K:
+        chosen, coef = neighbours(r, dist, prep.group, hood)
+    else:
+        chosen, coef, _ = radius_neighbours(r, dist, prep.group, hood, w)
+    d = diffs(prep, r, chosen)
+    parts, scalars = [], []
+    for mask in (coef < 0, coef > 0):
+        weight = np.abs(coef[mask])
+        parts += [weight @ d[mask], weight @ (d[mask] ** 2)]
+        scalars += [weight.sum(), (weight * weight).sum()]
+    return np.concatenate(parts + [scalars])
 
 
 def feedback_rows(prep, hood, rows, t_done, variant, T, regression, total,

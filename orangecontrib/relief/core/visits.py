@@ -15,6 +15,7 @@ from .neighbours import (MODE_REGRESSION, RULE_K, UNSETTLED, Exact, Screen,
 from .screens import (MIN_FORM_CHUNK, by_feature_tiles, min_form_bound,
                       screen_bound, tiled_distances)
 from .sparse import distances, overlaps, row_sums, zero_below
+from .pairsums import add_pair_sums
 from .updates import update
 
 
@@ -67,7 +68,8 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
     over the data (``Blocks``); their screening distances narrow the
     neighbours down, and ``neighbours.select`` decides them by float64
     distances.  Otherwise rows are visited one at a time, with float64
-    distances.
+    distances.  An update row wider than the weights' (classification,
+    dense data) also gets the visit's STIR sums (``pairsums``).
     """
     n = data.group.shape[0]
     a = data.rows.nominal.shape[0] if data.sparse \
@@ -92,6 +94,7 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
                    blocks.copy.dtype)
     buffers = new_buffers(n, hood)
     regression = hood.mode == MODE_REGRESSION
+    with_sums = not regression and not data.sparse and upd.shape[1] > a
     b, end = 0, rows.shape[0]
     while b < end:
         size = 1
@@ -127,4 +130,7 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
             upd[b + i, :] = constant    # (0 but for MultiSURF*)
             update(r, buffers.chosen, buffers.coef, n_chosen, data,
                    regression, scratch, upd[b + i], hood.rule != RULE_K)
+            if with_sums:
+                add_pair_sums(r, buffers.chosen, buffers.coef, n_chosen,
+                              data, upd[b + i, a:])
         b += size

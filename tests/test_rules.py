@@ -139,3 +139,32 @@ def test_turf_equals_the_reference(rule):
                                      remove_fraction=0.2)
     assert removed == order
     assert_allclose(weights, expected, atol=1e-13, rtol=0, equal_nan=True)
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_row_order_does_not_matter(rule):
+    """ReliefF visiting every instance: the weights are sums over the
+    visits, whatever their order (to rounding)."""
+    X, y, nominal, _ = _data("mixed", seed=4)
+    order = np.random.default_rng(1).permutation(len(y))
+    a = relieff(X, y, nominal, neighbours=rule).weights
+    b = relieff(X[order], y[order], nominal, neighbours=rule).weights
+    assert_allclose(b, a, atol=1e-14, rtol=0)
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_scaling_and_duplicated_features(rule, variant):
+    """Rescaling a numeric feature changes no weight (diffs are divided by
+    the range); a duplicated feature's copies get equal weights."""
+    X, y, nominal, _ = _data("mixed", seed=5)
+    base = relieff(X, y, nominal, neighbours=rule, variant=variant).weights
+    scaled = X.copy()
+    scaled[:, 3] = 1000 * scaled[:, 3] - 7
+    assert_allclose(relieff(scaled, y, nominal, neighbours=rule,
+                            variant=variant).weights, base,
+                    atol=1e-13, rtol=0)
+    wide = np.c_[X, X[:, 3]]
+    w = relieff(wide, y, np.r_[nominal, False], neighbours=rule,
+                variant=variant).weights
+    assert w[3] == pytest.approx(w[-1], abs=1e-15)

@@ -27,7 +27,15 @@ if [ -z "${PYTHON:-}" ]; then
 fi
 BASE_PYTHON=${BASE_PYTHON:-python3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/relief-wheel.XXXXXX")
-if [ "${KEEP:-0}" != 1 ]; then trap 'rm -rf "$work"' EXIT; fi
+# (the add-on's first use starts compiling its kernels in a background
+# process of the fresh environment, which writes into its site-packages:
+# stop it before removing the environment)
+cleanup() {
+    pkill -f "$work/venv/bin/python" 2>/dev/null || true
+    sleep 1
+    rm -rf "$work"
+}
+if [ "${KEEP:-0}" != 1 ]; then trap cleanup EXIT; fi
 step() { echo "+ $*" >&2; }
 
 step "help pages: sphinx htmlhelp build into doc/_build/htmlhelp"

@@ -41,7 +41,7 @@ SIZES = ["cont:500x50", "cont:2000x100", "cont:5000x200", "gametes:1600x1000",
          "cont:10000x500", "cont:200000x20"]
 VISITS = {"cont:200000x20": 10_000}
 RELIEFF = ("blocks", "min_form", "float32_copy", "by_feature", "thread_pool",
-           "reused_buffer")
+           "reused_buffer", "block_update")
 FEEDBACK = ("weighted_screen", "uint16_copy", "zero_weight_skip",
             "parallel_rows", "running_row_sums", "waiting_changes",
             "fused_sparse")
@@ -67,6 +67,8 @@ def applies(name, variant, kind, n, a):
             return kind == "cont" and a <= plan.BY_FEATURE_MAX
         if name == "prefetch":
             return sparse
+        if name == "block_update":      # radius rules only: rules_steps.py
+            return False
         return name != "sampled_kth" or n >= 256
     if name in RELIEFF:
         return False
@@ -122,7 +124,7 @@ def main():
             for name in off:
                 calls[name] = call(name, Speedups(**{name: False}))
             started = time.perf_counter()
-            times = interleaved(calls, args.rounds)
+            times, _ = interleaved(calls, args.rounds)
             best = {name: min(t) for name, t in times.items()}
             for name in off:
                 same = np.array_equal(weights[name], weights["all"],

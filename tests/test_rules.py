@@ -8,7 +8,10 @@ import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose
 
-from orangecontrib.relief.core import relieff
+from orangecontrib.relief.core import plan, relieff
+from orangecontrib.relief.core.neighbours import RULES as RULES_CODES
+from orangecontrib.relief.core.prepare import prepare
+from orangecontrib.relief.core.speedups import Speedups
 from orangecontrib.relief.turf import turf
 from rules_reference import reference_rules, reference_turf
 
@@ -168,3 +171,40 @@ def test_scaling_and_duplicated_features(rule, variant):
     w = relieff(wide, y, np.r_[nominal, False], neighbours=rule,
                 variant=variant).weights
     assert w[3] == pytest.approx(w[-1], abs=1e-15)
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("kind", ["numeric", "mixed", "three classes"])
+@pytest.mark.parametrize("together", [True, False])
+def test_blocks_of_visits_change_no_weight(rule, kind, together,
+                                           monkeypatch):
+    """Dense data without missing values: a radius rule visits blocks of
+    RADIUS_BLOCK_VISITS instances that share the distance pass, and on big
+    data (here: forced, ``together``) also the update pass
+    (``updates.update_block``); a chunk ends in blocks of four and single
+    visits.  Bit for bit the weights of one visit at a time
+    (``Speedups(blocks=False)``, and ``block_update=False``), on one and two
+    threads, with all n or 37 sampled visits (two blocks, a block of four
+    and a single visit), and the reference's weights."""
+    monkeypatch.setattr(plan, "BLOCK_UPDATE_MIN_BYTES",
+                        0 if together else 10 ** 12)
+    X, y, nominal, _ = _data("numeric" if kind == "three classes" else kind,
+                             seed=6, n=75, a=7)
+    if kind == "three classes":
+        y[X[:, 2] > 0.7] = 2
+    prep = prepare(X, y, nominal, False)
+    blocks = plan.blocks(prep, Speedups(), RULES_CODES[rule])
+    assert blocks.size == plan.RADIUS_BLOCK_VISITS > 4
+    assert blocks.update_together == together
+    for m in (None, 37):
+        one_at_a_time = relieff(X, y, nominal, neighbours=rule, n_iterations=m,
+                                speedups=Speedups(blocks=False)).weights
+        for n_jobs in (1, 2):
+            w = relieff(X, y, nominal, neighbours=rule, n_iterations=m,
+                        n_jobs=n_jobs).weights
+            assert np.array_equal(w, one_at_a_time), (m, n_jobs)
+        w = relieff(X, y, nominal, neighbours=rule, n_iterations=m,
+                    speedups=Speedups(block_update=False)).weights
+        assert np.array_equal(w, one_at_a_time)
+        expected = reference_rules(X, y, nominal, rule=rule, m=m, seed=0)
+        assert_allclose(one_at_a_time, expected, atol=1e-13, rtol=0)

@@ -493,7 +493,8 @@ def _relieff(setup, n_threads, run):
                 else np.empty((len(rows), run.width))
             if kernels.compiled(done / m):
                 job = job or relieff_job(setup)
-                _in_threads(pool, n_threads, rows, upd, *job)
+                _in_threads(pool, n_threads, rows, upd, *job,
+                            block=job.blocks.size)
             else:
                 vectorised.relieff_rows(kernels.dense, setup.hood, rows,
                                         setup.regression, upd)
@@ -648,13 +649,14 @@ def _pool(n_threads, keep=True):
     yield pool
 
 
-def _in_threads(pool, n_threads, rows, upd, *kernel_args, kernel=relief_rows):
+def _in_threads(pool, n_threads, rows, upd, *kernel_args, kernel=relief_rows,
+                block=4):
     """ReliefF's updates for ``rows`` (into ``upd``): one chunk of whole
-    blocks of four rows per thread, each chunk visited by ``kernel``
+    blocks of ``block`` rows per thread, each chunk visited by ``kernel``
     (``visits.relief_rows``, or compat="weka"'s ``weka.neighbour_rows``;
     in this thread when there is one chunk)."""
-    bounds = np.linspace(0, len(rows) / 4, n_threads + 1)
-    bounds = np.minimum(4 * np.round(bounds).astype(int), len(rows))
+    bounds = np.linspace(0, len(rows) / block, n_threads + 1)
+    bounds = np.minimum(block * np.round(bounds).astype(int), len(rows))
     bounds[-1] = len(rows)
     chunks = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
     if len(chunks) == 1:

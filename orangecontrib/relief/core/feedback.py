@@ -264,9 +264,10 @@ def _adapt_lazy(lazy, selected, n_candidates, rows, walked):
 
 @njit(inline="always", **JIT)
 def _add_update(r, chosen, n_chosen, coef, constant, data, regression,
-                work, total, grouped):
+                work, total, runs):
     """total += the update of visiting R (and ``constant`` for every
-    feature: MultiSURF*'s far neighbours, classification)."""
+    feature: MultiSURF*'s far neighbours, classification); ``runs`` as in
+    ``updates.update``."""
     upd = work.upd
     if not data.sparse:
         upd[:] = 0.0
@@ -274,7 +275,7 @@ def _add_update(r, chosen, n_chosen, coef, constant, data, regression,
         for i in range(total.shape[0]):
             total[i] += constant
     update(r, chosen, coef, n_chosen, data, regression, work.scratch, upd,
-           grouped)
+           runs)
     if data.sparse:
         move_sparse_update(r, chosen, n_chosen, data.rows, regression, upd,
                            total, 0, work.scratch.shape[0])
@@ -295,6 +296,7 @@ def feedback_batch(rows, t_done, data, hood, run, screening, tracking, carry,
     work = _work(data, tracking, total)
     buffers = new_buffers(n, hood)
     chosen, coef = buffers.chosen, buffers.coef
+    runs = buffers.ends if hood.rule != RULE_K else buffers.ends[:0]
     screened = not data.sparse and screening.copy.shape[0] > 0
     screen = Screen(False, 0.0, 0.0, work.slack[:0])
     exact = Exact(data.num, data.nom, work.w, True, False, data.rows, 0.0,
@@ -345,7 +347,7 @@ def feedback_batch(rows, t_done, data, hood, run, screening, tracking, carry,
             deferred, previous = True, (n_chosen, r, chosen, coef)
             continue
         _add_update(r, chosen, n_chosen, coef, constant, data,
-                    run.regression, work, total, hood.rule != RULE_K)
+                    run.regression, work, total, runs)
         if traced:
             estimate(total, t, run.regression, trace[written])
             written += 1

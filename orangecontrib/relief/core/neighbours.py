@@ -92,12 +92,17 @@ class Exact(NamedTuple):
 class Buffers(NamedTuple):
     """Work space of ``select`` for n instances: ``heap`` (groups x k),
     ``counts`` (groups), ``selected`` (2n), and the result: ``chosen`` (n)
-    and ``coef`` (2n; the second half is work space)."""
+    and ``coef`` (2n; the second half is work space).  A radius rule also
+    leaves each row's bucket (``_within_radius``) in ``selected[:n]``, and
+    per bucket the end of its run in ``chosen`` (``ends``) and its
+    coefficient (``shares``)."""
     heap: np.ndarray
     counts: np.ndarray
     selected: np.ndarray
     chosen: np.ndarray
     coef: np.ndarray
+    ends: np.ndarray
+    shares: np.ndarray
 
 
 @njit(**JIT)
@@ -106,7 +111,9 @@ def new_buffers(n, hood):
     return Buffers(np.empty((hood.n_groups, hood.k)),
                    np.zeros(hood.n_groups, dtype=np.int64),
                    np.empty(2 * n, dtype=np.int64),
-                   np.empty(n, dtype=np.int64), np.empty(2 * n))
+                   np.empty(n, dtype=np.int64), np.empty(2 * n),
+                   np.zeros(2 * hood.n_groups, dtype=np.int64),
+                   np.zeros(2 * hood.n_groups))
 
 
 @njit(**JIT)
@@ -459,9 +466,9 @@ def _within_radius(r, dist, group, hood, buffers, screen, exact):
             if abs(dist[j] - low) <= e or (starred and
                                            abs(dist[j] - high) <= e):
                 return UNSETTLED, 0, 0.0
-    # bucket 2g: group g's near instances, 2g + 1 its far ones; emitted
-    # bucket by bucket (a counting sort: runs of equal coefficients, which
-    # updates.update sums before multiplying)
+    # bucket 2g: group g's near instances, 2g + 1 its far ones (-1: none);
+    # emitted bucket by bucket (a counting sort: runs of equal coefficients,
+    # which updates.update sums before multiplying)
     n_groups = buffers.heap.shape[0]
     counts = np.zeros(2 * n_groups + 1, np.int64)
     bucket = buffers.selected
@@ -485,10 +492,13 @@ def _within_radius(r, dist, group, hood, buffers, screen, exact):
     constant = 0.0
     for b in range(2 * n_groups):
         count = counts[b + 1]
+        buffers.ends[b] = start[b]
+        buffers.shares[b] = 0.0
         if count:
             sign = _sign(hood, b // 2, gr, any_miss)
             share = (sign if b % 2 == 0 else -sign) / count
             buffers.coef[start[b] - count:start[b]] = share
+            buffers.shares[b] = share
             if b % 2 == 1 and hood.rule == RULE_MULTISURF_STAR:
                 constant += sign    # the group's mean of sign (1 - diff)
     return n_chosen, n_chosen, constant

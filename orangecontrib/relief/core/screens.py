@@ -185,24 +185,34 @@ def _block_sums(rows, num, chunk, zero, block, j0, j1, min_form):
 @njit(**JIT)
 def tiled_distances(rows, num, row_sums, planes, n_bits, out, chunk,
                     min_form):
-    """Screening distances from each of four visited ``rows`` to every row,
-    into ``out`` (4 x n): numeric terms from ``num`` (values in [0, 1]),
-    with ``min_form`` as S_R + S_j - 2 sum_f min(x_Rf, x_jf) (``row_sums``
-    the float64 sums S of the rows) within ``min_form_bound`` of the float64
-    distances, else as sum_f |x_Rf - x_jf| within ``screen_bound``; each sum
-    taken in float64 over parts of ``chunk`` features.  Nominal mismatch
-    counts (exact) come from their bit-planes (``nominal.pack_planes``).
-    Each other row, loaded once, serves the four visits."""
+    """Screening distances from each of the visited ``rows`` (a multiple of
+    four) to every row, into ``out`` (len(rows) x n): numeric terms from
+    ``num`` (values in [0, 1]), with ``min_form`` as S_R + S_j - 2 sum_f
+    min(x_Rf, x_jf) (``row_sums`` the float64 sums S of the rows) within
+    ``min_form_bound`` of the float64 distances, else as sum_f |x_Rf - x_jf|
+    within ``screen_bound``; each sum taken in float64 over parts of
+    ``chunk`` features.  Nominal mismatch counts (exact) come from their
+    bit-planes (``nominal.pack_planes``).  Each other row, loaded once,
+    serves four visits from registers; blocks of more visits walk the other
+    rows in tiles of TILE_BYTES, which stay in cache for the next four."""
     n = out.shape[1]
     zero = np.zeros(1, num.dtype)[0]
     out[:, :] = 0.0
-    _block_sums(rows, num, chunk, zero, out, 0, n, min_form)
-    for i in range(4 if min_form else 0):
+    tile = n if rows.shape[0] == 4 else \
+        max(8, TILE_BYTES // max(1, num.shape[1] * num.itemsize))
+    for j0 in range(0, n, tile):
+        j1 = min(n, j0 + tile)
+        for q in range(0, rows.shape[0], 4):
+            _block_sums(rows[q:q + 4], num, chunk, zero, out[q:q + 4], j0,
+                        j1, min_form)
+    for i in range(rows.shape[0] if min_form else 0):
         s_r = row_sums[rows[i]]
         for j in range(n):
             out[i, j] = s_r + row_sums[j] - 2.0 * out[i, j]
     if planes.shape[1] > 0:
-        mismatches_block4(rows, planes, n_bits, out, 0, n)
+        for q in range(0, rows.shape[0], 4):
+            mismatches_block4(rows[q:q + 4], planes, n_bits, out[q:q + 4], 0,
+                              n)
 
 
 @njit(**FAST)

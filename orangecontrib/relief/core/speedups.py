@@ -21,7 +21,8 @@ class Speedups(NamedTuple):
         data); ``by_feature``: data with at most 64 numeric features
         screened feature by feature; ``thread_pool``: threads kept between
         calls; ``reused_buffer``: one buffer of per-visit updates for every
-        batch.
+        batch; ``block_update``: a radius rule's block of visits adds its
+        updates in one pass over big data (``updates.update_block``).
     dReliefF / pdReliefF
         ``weighted_screen``: float32 weighted screening distances (else
         float64 distance rows); ``uint16_copy``: a uint16 screening copy of
@@ -44,6 +45,7 @@ class Speedups(NamedTuple):
     by_feature: bool = True
     thread_pool: bool = True
     reused_buffer: bool = True
+    block_update: bool = True
     weighted_screen: bool = True
     uint16_copy: bool = True
     zero_weight_skip: bool = True

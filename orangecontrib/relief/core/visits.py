@@ -16,17 +16,19 @@ from .screens import (MIN_FORM_CHUNK, by_feature_tiles, min_form_bound,
                       screen_bound, tiled_distances)
 from .sparse import distances, overlaps, row_sums, zero_below
 from .pairsums import add_pair_sums
-from .updates import update
+from .updates import update, update_block
 
 
 class Blocks(NamedTuple):
-    """What ReliefF's blocks of four visits screen with: ``copy``, a float32
+    """What ReliefF's blocks of ``size`` visits (four, or more for the
+    radius rules' float64 copy) screen with: ``copy``, a float32
     copy of the numeric data (or the float64 data, or the float32 copy
     stored feature by feature when ``by_feature``), with ``row_sums``, its
     rows' float64 sums (the ``min_form`` needs them), and the nominal
     bit-planes; the feature-major screen walks the other rows in tiles of
-    ``tile``.  An empty ``copy`` means no blocks: each visit computes its
-    float64 row."""
+    ``tile``; ``update_together``: a radius rule's block adds its visits'
+    updates in one pass over the data (``updates.update_block``).  An empty
+    ``copy`` means no blocks: each visit computes its float64 row."""
     copy: np.ndarray
     row_sums: np.ndarray
     planes: np.ndarray
@@ -34,6 +36,8 @@ class Blocks(NamedTuple):
     by_feature: bool
     min_form: bool
     tile: int
+    size: int
+    update_together: bool
 
 
 @njit(**JIT)
@@ -50,7 +54,7 @@ def _screen_bound(data, blocks):
 
 @njit(**JIT)
 def _block_distances(rows, blocks, dist, acc):
-    """The screening distances of a block of four visits ``rows`` into
+    """The screening distances of a block of visits ``rows`` into
     ``dist``."""
     if blocks.by_feature:
         by_feature_tiles(rows, blocks.copy, dist, acc)
@@ -89,18 +93,32 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
         and blocks.copy.shape[0] > 0
     c_err, gamma = _screen_bound(data, blocks)
     per_row = blocks.min_form and not blocks.by_feature
-    dist = np.empty((4, n))
+    block = blocks.size
+    dist = np.empty((block, n))
     acc = np.empty((4, blocks.tile if blocks.by_feature else 0),
                    blocks.copy.dtype)
     buffers = new_buffers(n, hood)
     regression = hood.mode == MODE_REGRESSION
     with_sums = not regression and not data.sparse and upd.shape[1] > a
+    runs = buffers.ends if hood.rule != RULE_K else buffers.ends[:0]
+    # a radius rule's blocks of visits may also share the update's pass over
+    # the data: each visit leaves its buckets and shares, update_block adds
+    # them
+    tiled = blocked and blocks.update_together and not regression
+    n_buckets = buffers.ends.shape[0]
+    codes = np.empty((block if tiled else 0, n), np.int32)
+    shares = np.empty((block, n_buckets))
+    acc_num = np.empty((block if tiled else 0, n_buckets, data.num.shape[1]))
+    acc_nom = np.empty((block if tiled else 0, n_buckets, data.nom.shape[1]),
+                       np.int64)
+    counts = np.empty(acc_nom.shape, np.int16)
     b, end = 0, rows.shape[0]
     while b < end:
         size = 1
         if blocked and end - b >= 4:
-            size = 4
-            _block_distances(rows[b:b + 4], blocks, dist, acc)
+            # (a radius rule's block of 16 ends in blocks of four)
+            size = block if end - b >= block else 4
+            _block_distances(rows[b:b + size], blocks, dist[:size], acc)
         elif data.sparse:
             r = rows[b]
             overlaps(r, data.rows, ones, False, overlap, 0, a,
@@ -128,9 +146,16 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
                                                buffers, no_screen, exact, n,
                                                speedups)
             upd[b + i, :] = constant    # (0 but for MultiSURF*)
-            update(r, buffers.chosen, buffers.coef, n_chosen, data,
-                   regression, scratch, upd[b + i], hood.rule != RULE_K)
+            if tiled and size > 1:
+                codes[i] = buffers.selected[:n]
+                shares[i] = buffers.shares
+            else:
+                update(r, buffers.chosen, buffers.coef, n_chosen, data,
+                       regression, scratch, upd[b + i], runs)
             if with_sums:
                 add_pair_sums(r, buffers.chosen, buffers.coef, n_chosen,
                               data, upd[b + i, a:])
+        if tiled and size > 1:
+            update_block(rows[b:b + size], codes, shares, data.num, data.nom,
+                         acc_num, acc_nom, counts, upd[b:b + size, :a])
         b += size

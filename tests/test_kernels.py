@@ -481,3 +481,37 @@ def test_neighbourhood_factors():
     two = prepare(np.arange(8.0).reshape(4, 2), [0, 1, 1, 0], None, False)
     assert plan.neighbourhood(two, False, "any", 1, False, 2.0) \
         .class_factor[0, 1] == 1.0
+
+
+def test_radius_updates_count_past_the_int16_range():
+    """A radius rule's nominal mismatches are counted in int16 over
+    COUNT_ROWS rows at a time and moved to int64: a bucket of 70,001 rows
+    that differ from R in every nominal feature (one visit at a time,
+    ``_update_in_runs``, and a block of visits, ``update_block``) counts
+    them all, and the numeric diffs along."""
+    from orangecontrib.relief.core import updates
+    n = 70_001
+    num = np.zeros((n + 1, 1))
+    num[1:, 0] = 0.5
+    nom = np.zeros((n + 1, 2), np.int8)
+    nom[1:] = [1, 2]                    # row 0 is R: every other row differs
+    chosen = np.arange(1, n + 1)
+    coef = np.full(n, 0.25)
+    upd = np.zeros(3)
+    updates._update_in_runs(0, chosen, coef, np.array([n, n]), num, nom, upd)
+    assert upd.tolist() == [0.25 * 0.5 * n, 0.25 * n, 0.25 * n]
+    # the block: visit 0 (R = row 0) has every other row in bucket 1,
+    # visit 1 (R = row 1) has row 0 in bucket 0 and no other
+    rows = np.array([0, 1])
+    codes = np.full((2, n + 1), -1, np.int32)
+    codes[0, 1:] = 1
+    codes[1, 0] = 0
+    shares = np.array([[0.0, 0.25], [-1.0, 0.0]])
+    acc_num = np.empty((2, 2, 1))
+    acc_nom = np.empty((2, 2, 2), np.int64)
+    counts = np.empty(acc_nom.shape, np.int16)
+    upd = np.zeros((2, 3))
+    updates.update_block(rows, codes, shares, num, nom, acc_num, acc_nom,
+                         counts, upd)
+    assert upd[0].tolist() == [0.25 * 0.5 * n, 0.25 * n, 0.25 * n]
+    assert upd[1].tolist() == [-0.5, -1.0, -1.0]

@@ -1,7 +1,8 @@
 """ReliefF's visits: each instance R is visited on its own (seed Fig.
 relieff) -- the distances from R to every instance, its neighbours, its
 update -- so chunks of visits run on several threads (the kernels release
-the GIL), and four visits share each pass over the data.
+the GIL), and four visits (sixteen with a radius rule) share each pass over
+the data.
 """
 from typing import NamedTuple
 
@@ -68,10 +69,12 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
     """ReliefF: upd[b] = the update of visiting rows[b] (distance weights 1;
     ``upd`` need not be zeroed).
 
-    Dense data without missing values: four visited rows share each pass
-    over the data (``Blocks``); their screening distances narrow the
-    neighbours down, and ``neighbours.select`` decides them by float64
-    distances.  Otherwise rows are visited one at a time, with float64
+    Dense data without missing values: four visited rows (``Blocks.size``:
+    sixteen with a radius rule) share each pass over the data (``Blocks``);
+    their screening distances narrow the neighbours down, and
+    ``neighbours.select`` decides them by float64 distances; on big data a
+    radius rule's block also adds its updates in one more shared pass
+    (``updates.update_block``).  Otherwise rows are visited one at a time, with float64
     distances.  An update row wider than the weights' (classification,
     dense data) also gets the visit's STIR sums (``pairsums``).
     """

@@ -31,7 +31,7 @@ from bench_relieff import GAMETES_FILE, SEED, make_dataset  # noqa: E402
 from orangecontrib.relief.core import engine  # noqa: E402
 from orangecontrib.relief.core.distances import distance_row  # noqa: E402
 from orangecontrib.relief.core.neighbours import (  # noqa: E402
-    RULE_K, UNSETTLED, Exact, Screen, new_buffers, select)
+    UNSETTLED, Exact, Screen, new_buffers, select)
 from orangecontrib.relief.core.updates import update, update_block  # noqa
 from orangecontrib.relief.core.visits import (  # noqa: E402
     _block_distances, _screen_bound)
@@ -53,7 +53,6 @@ def _steps(rows, data, blocks, hood, speedups, step, upd):
     acc = np.empty((4, blocks.tile if blocks.by_feature else 0),
                    blocks.copy.dtype)
     buffers = new_buffers(n, hood)
-    runs = buffers.ends if hood.rule != RULE_K else buffers.ends[:0]
     nb = buffers.ends.shape[0]
     codes = np.empty((size, n), np.int32)
     shares = np.empty((size, nb))
@@ -88,7 +87,7 @@ def _steps(rows, data, blocks, hood, speedups, step, upd):
                 shares[i] = buffers.shares
             else:
                 update(r, buffers.chosen, buffers.coef, n_chosen, data,
-                       False, np.zeros(0), upd[b + i], runs)
+                       False, np.zeros(0), upd[b + i], buffers.ends)
         if step == 3 and blocks.update_together:
             update_block(rows[b:b + size], codes, shares, data.num, data.nom,
                          acc_num, acc_nom, counts, upd[b:b + size])

@@ -296,7 +296,6 @@ def feedback_batch(rows, t_done, data, hood, run, screening, tracking, carry,
     work = _work(data, tracking, total)
     buffers = new_buffers(n, hood)
     chosen, coef = buffers.chosen, buffers.coef
-    runs = buffers.ends if hood.rule != RULE_K else buffers.ends[:0]
     screened = not data.sparse and screening.copy.shape[0] > 0
     screen = Screen(False, 0.0, 0.0, work.slack[:0])
     exact = Exact(data.num, data.nom, work.w, True, False, data.rows, 0.0,
@@ -347,7 +346,7 @@ def feedback_batch(rows, t_done, data, hood, run, screening, tracking, carry,
             deferred, previous = True, (n_chosen, r, chosen, coef)
             continue
         _add_update(r, chosen, n_chosen, coef, constant, data,
-                    run.regression, work, total, runs)
+                    run.regression, work, total, buffers.ends)
         if traced:
             estimate(total, t, run.regression, trace[written])
             written += 1

@@ -95,7 +95,8 @@ class Buffers(NamedTuple):
     and ``coef`` (2n; the second half is work space).  A radius rule also
     leaves each row's bucket (``_within_radius``) in ``selected[:n]``, and
     per bucket the end of its run in ``chosen`` (``ends``) and its
-    coefficient (``shares``)."""
+    coefficient (``shares``); with k both are empty (no runs:
+    ``updates.update`` takes the neighbours one by one)."""
     heap: np.ndarray
     counts: np.ndarray
     selected: np.ndarray
@@ -108,12 +109,13 @@ class Buffers(NamedTuple):
 @njit(**JIT)
 def new_buffers(n, hood):
     """``Buffers`` for n instances."""
+    n_buckets = 0 if hood.rule == RULE_K else 2 * hood.n_groups
     return Buffers(np.empty((hood.n_groups, hood.k)),
                    np.zeros(hood.n_groups, dtype=np.int64),
                    np.empty(2 * n, dtype=np.int64),
                    np.empty(n, dtype=np.int64), np.empty(2 * n),
-                   np.zeros(2 * hood.n_groups, dtype=np.int64),
-                   np.zeros(2 * hood.n_groups))
+                   np.zeros(n_buckets, dtype=np.int64),
+                   np.zeros(n_buckets))
 
 
 @njit(**JIT)

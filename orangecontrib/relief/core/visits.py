@@ -11,7 +11,7 @@ from numba import njit
 
 from .diffs import JIT
 from .distances import distance_row
-from .neighbours import (MODE_REGRESSION, RULE_K, UNSETTLED, Exact, Screen,
+from .neighbours import (MODE_REGRESSION, UNSETTLED, Exact, Screen,
                          new_buffers, select)
 from .screens import (MIN_FORM_CHUNK, by_feature_tiles, min_form_bound,
                       screen_bound, tiled_distances)
@@ -103,7 +103,6 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
     buffers = new_buffers(n, hood)
     regression = hood.mode == MODE_REGRESSION
     with_sums = not regression and not data.sparse and upd.shape[1] > a
-    runs = buffers.ends if hood.rule != RULE_K else buffers.ends[:0]
     # a radius rule's blocks of visits may also share the update's pass over
     # the data: each visit leaves its buckets and shares, update_block adds
     # them
@@ -154,7 +153,7 @@ def relief_rows(rows, data, blocks, hood, speedups, upd):
                 shares[i] = buffers.shares
             else:
                 update(r, buffers.chosen, buffers.coef, n_chosen, data,
-                       regression, scratch, upd[b + i], runs)
+                       regression, scratch, upd[b + i], buffers.ends)
             if with_sums:
                 add_pair_sums(r, buffers.chosen, buffers.coef, n_chosen,
                               data, upd[b + i, a:])

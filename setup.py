@@ -42,7 +42,7 @@ setup(
         "AnyQt",
         "numpy",
         "scipy",
-        # numba compiles the distance and neighbour kernels (core/kernels.py)
+        # numba compiles the engine's kernels (core/visits.py, core/feedback.py)
         "numba>=0.57",
     ],
     extras_require={

@@ -2,6 +2,7 @@
 import csv
 import io
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -11,9 +12,9 @@ from pathlib import Path
 
 from Orange.data import Domain, Table
 
-from orangecontrib.relief import DReliefF, PDReliefF, ReliefF
+from orangecontrib.relief import DReliefF, PDReliefF, ReliefF, ReliefWarning
 from orangecontrib.relief.cli import main
-from orangecontrib.relief.datasets import corral
+from orangecontrib.relief.datasets import DATA_DIR, corral
 
 WEKA = Path(__file__).parent / "data" / "weka"
 
@@ -55,7 +56,8 @@ def test_score_table_ranks_best_first(capsys, corral_file, corral_table):
     status, out, err = run(capsys, "score", corral_file)
     assert status == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith(f"ReliefF (k=10) on {corral_file}: 160 instances, "
+    assert lines[0].startswith(f"{ReliefF().name} on {corral_file}: 160 "
+                               f"instances, "
                                f"{len(corral_table.domain.attributes)} features")
     assert "(classification); k = 10, m = 160, seed = 0" in lines[0]
     assert lines[1].split() == ["rank", "feature", "weight"]
@@ -209,8 +211,6 @@ def test_class_names_the_target_column(capsys, tmp_path, corral_table):
         lines.append("\t".join(values[:2] + [f"{label:g}"] + values[2:]))
     path = tmp_path / "pmlb.tsv"
     path.write_text("\n".join(lines) + "\n")
-    status, out, err = run(capsys, "score", str(path))
-    assert status == 2 and "--class NAME" in err
     status, out, _ = run(capsys, "score", str(path), "--class", "class",
                          "--format", "csv")
     assert status == 0
@@ -220,6 +220,80 @@ def test_class_names_the_target_column(capsys, tmp_path, corral_table):
     expected = ReliefF()(table.transform(Domain(
         [var for var in domain.attributes if var is not target], target)))
     assert csv_weights(out) == dict(zip(names, expected))
+    # without --class the column named "class" is the class, with a note
+    status, unnamed, err = run(capsys, "score", str(path), "--format", "csv")
+    assert status == 0 and unnamed == out
+    assert err == (f"note: {path} marks no class; its column 'class' is "
+                   "taken as the class (name another with --class NAME).\n")
+
+
+def test_two_columns_named_class_need_class(capsys, tmp_path):
+    path = write(tmp_path / "two.tsv", "a|class|Class\n"
+                 + "".join(f"{i % 3}|{i % 2}|{i % 2}\n" for i in range(12)))
+    status, out, err = run(capsys, "score", path)
+    assert status == 2 and out == ""
+    assert err == (f"error: {path} marks no class and has columns 'class', "
+                   "'Class'; name the class with --class NAME.\n")
+
+
+BUNDLED = sorted(DATA_DIR.glob("*.tsv"))
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=[p.name for p in BUNDLED])
+def test_every_bundled_file_scores(capsys, path):
+    """The add-on's own data files (a header row, the class in the last
+    column named "class", marked nowhere) score from the command line.
+    Orange reads led24's digits and lung cancer's codes 1-3 as numbers:
+    the command says so, and --categorical-class makes them classes."""
+    from orangecontrib.relief import datasets
+    status, out, err = run(capsys, "score", str(path), "--top", "3")
+    assert status == 0, err
+    assert "marks no class; its column 'class' is taken" in err
+    numeric = path.name in ("led24.tsv", "lung_cancer.tsv")
+    assert ("(regression)" if numeric else "(classification)") \
+        in out.splitlines()[0]
+    assert ("--categorical-class to score them as classes" in err) \
+        == numeric
+    status, out, err = run(capsys, "score", str(path), "--categorical-class",
+                           "--format", "csv")
+    assert status == 0 and "regression" not in err
+    # where Orange reads every feature as the loader defines it (0/1 codes,
+    # letters), the weights are those of the loader's table
+    loader = {"corral.tsv": datasets.corral, "led24.tsv": datasets.led24,
+              "promoters.tsv": datasets.promoters}.get(path.name)
+    if loader is not None:
+        table = loader()
+        expected = ReliefF()(table)
+        weights = csv_weights(out)
+        assert_allclose([weights[var.name] for var in table.domain.attributes],
+                        expected, rtol=0, atol=1e-12)
+
+
+def test_categorical_class_of_a_marked_numeric_class(capsys, tmp_path):
+    """--categorical-class turns the numbers of a class into classes, in
+    increasing order, also of a file that marks the class numeric (and
+    says nothing about whole numbers for a class the file marked)."""
+    path = write(tmp_path / "codes.tab",
+                 "x|noise|y\ncontinuous|continuous|continuous\n||class\n"
+                 + "".join(f"{i % 3}|{(i * 37) % 11}|{2.5 * (i % 3)}\n"
+                           for i in range(30)))
+    status, out, err = run(capsys, "score", path, "--k", "3")
+    assert status == 0 and err == "" and "(regression)" in out
+    status, out, err = run(capsys, "score", path, "--k", "3",
+                           "--categorical-class", "--format", "csv")
+    assert status == 0 and err == ""
+    table = Table(path)
+    codes = np.round(table.Y / 2.5)
+    from Orange.data import DiscreteVariable
+    classes = Table.from_numpy(
+        Domain(table.domain.attributes,
+               DiscreteVariable("y", values=["0", "2.5", "5"])),
+        table.X, codes)
+    assert csv_weights(out) == dict(zip(["x", "noise"],
+                                        ReliefF(k_nearest=3)(classes)))
+    noclass = write(tmp_path / "noclass.tab", "a|b\n1|2\n3|4\n")
+    status, _, err = run(capsys, "score", noclass, "--categorical-class")
+    assert status == 2 and "--categorical-class needs one" in err
 
 
 def test_class_moves_the_marked_target_to_the_features(capsys, corral_file,
@@ -274,7 +348,7 @@ def test_turf_gives_the_turf_scorers_weights(capsys, corral_file,
     assert len(removed) == 2 * round(0.2 * len(names))
     assert csv_weights(out) == dict(zip(names, expected))
     status, out, _ = run(capsys, "score", corral_file, "--turf", "0.5")
-    assert out.startswith("TuRF (ReliefF (k=10)) on ")
+    assert out.startswith(f"TuRF ({ReliefF().name}) on ")
     assert "TuRF removing 0.5 of the features per round" in out
     status, out, err = run(capsys, "score", corral_file, "--turf-rounds", "2")
     assert status == 2 and "--turf SHARE" in err
@@ -340,3 +414,62 @@ def test_pvalues_and_stability_columns(capsys, corral_file, corral_table):
     status, out, err = run(capsys, "score", corral_file, "--pvalues",
                            "--turf", "0.2")
     assert status == 2 and "--turf" in err
+
+
+def test_pvalues_warn_when_no_q_can_pass(capsys, corral_file):
+    """With 19 permutations no p, hence no q, is below 1/20 = 0.05: the
+    command says so (and what R would do) instead of counting 0 features
+    with q < 0.05 in silence; with 20 or with STIR it says nothing."""
+    status, out, err = run(capsys, "score", corral_file, "--pvalues",
+                           "--permutations", "19", "--top", "1")
+    assert status == 0
+    assert err.startswith("warning: With 19 permutations the smallest "
+                          "p-value is 1/20 = 0.05")
+    assert "use at least 20 permutations" in err
+    assert "0 feature(s) with q < 0.05" in out
+    for extra in (["--permutations", "20"], ["--stir"]):
+        status, out, err = run(capsys, "score", corral_file, "--pvalues",
+                               "--top", "1", *extra)
+        assert status == 0 and err == ""
+
+
+def test_no_negative_zero_in_any_format(capsys):
+    """Weka's sums leave residues such as -2.6e-19 (promoters, p-40): the
+    table prints 0.0000, not -0.0000; CSV and JSON keep every digit but
+    print an exact -0.0 as 0.0."""
+    from orangecontrib.relief.cli import print_ranking
+    status, out, _ = run(capsys, "score", str(DATA_DIR / "promoters.tsv"),
+                         "--compat", "weka")
+    assert status == 0
+    assert "-0.0000" not in out
+    assert [line.split()[2] for line in out.splitlines()
+            if " p-40 " in line] == ["0.0000"]
+    weights = np.array([-0.0, -2.6e-19, 0.5])
+    for format in ("table", "csv", "json"):
+        print_ranking(format, "header", ["a", "b", "c"], weights, [2, 0, 1],
+                      {"p": np.array([0.5, -0.0, 1.0])}, [])
+        out = capsys.readouterr().out
+        assert "-0.0" not in out
+    assert "-2.6e-19" in out        # JSON keeps the residue's digits
+
+
+def test_small_class_warning_names_the_class_values(capsys, tmp_path):
+    """The command line's warning about a class not bigger than k names
+    the classes by their values (yes/no) as the file writes them."""
+    rows = "".join(f"{(i * 7) % 5}|{(i * 3) % 4}|{'no' if i < 5 else 'yes'}\n"
+                   for i in range(14))
+    path = write(tmp_path / "play.tab", "a|b|play\nc|c|d\n||class\n" + rows)
+    said = ("warning: k_nearest=10 is not smaller than classes 'no' "
+            "(5 instances), 'yes' (9 instances); such a class contributes "
+            "all its instances.\n")
+    status, out, err = run(capsys, "score", path)
+    assert status == 0 and err == said
+    # once, also when the p-values and the stability refit the data (not
+    # again as a Python warning, which pytest would catch from stderr)
+    with warnings.catch_warnings(record=True) as escaped:
+        warnings.simplefilter("always")
+        status, out, err = run(capsys, "score", path, "--pvalues",
+                               "--permutations", "20", "--stability", "3")
+    assert status == 0 and err == said
+    assert [str(w.message) for w in escaped
+            if issubclass(w.category, ReliefWarning)] == []

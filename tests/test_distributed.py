@@ -21,7 +21,7 @@ from Orange.data import ContinuousVariable, Domain, Table  # noqa: E402
 from orangecontrib.relief import distributed as cluster_relief  # noqa: E402
 from orangecontrib.relief.cli import main  # noqa: E402
 from orangecontrib.relief.core import relieff  # noqa: E402
-from orangecontrib.relief.core import warmup  # noqa: E402
+from orangecontrib.relief.core import precompile, warmup  # noqa: E402
 from orangecontrib.relief.scoring import (DReliefF, PDReliefF,  # noqa: E402
                                          ReliefF, RReliefF)
 
@@ -35,7 +35,7 @@ def client():
     for kernel_set in (("relieff", "int8", "float32"),
                        ("relieff", "int8", "float64")):
         if not warmup.is_compiled(kernel_set):
-            warmup.compile_set(kernel_set)
+            precompile.compile_set(kernel_set)
     with distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True,
             dashboard_address=":0",

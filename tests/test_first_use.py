@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from Orange.data import Table
 
 from orangecontrib.relief.core import relieff
-from orangecontrib.relief.core import warmup
+from orangecontrib.relief.core import precompile, warmup
 from problems import random_problem, sparse_problem
 
 CORE = Path(__file__).resolve().parents[1] / "orangecontrib" / "relief" / "core"
@@ -148,14 +148,14 @@ def test_fresh_installation_gives_the_warm_weights(tmp_path):
 
 def test_background_compilation_marks_what_it_compiled(tmp_path,
                                                         monkeypatch):
-    """``warmup.compile_set`` leaves a marker that names the engine's source
+    """``precompile.compile_set`` leaves a marker that names the engine's source
     and the cache; the engine then takes the compiled kernels."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     warmup._fingerprint.cache_clear()
     try:
         kernel_set = ("relieff", "int8", "float32")
         assert not warmup.is_compiled(kernel_set)
-        warmup.compile_set(kernel_set)
+        precompile.compile_set(kernel_set)
         assert warmup.is_compiled(kernel_set)
         assert warmup.marker(kernel_set).parent == tmp_path
         assert not warmup.is_compiled(("feedback", "int8", "float32"))

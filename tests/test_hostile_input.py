@@ -81,6 +81,39 @@ def test_range_beyond_the_largest_double_is_the_rescaled_data(compat,
                 compat=compat).weights, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("value", [1e300, 2.0 ** 63, 1e20, -1.0, 2.5])
+def test_class_that_is_no_code_is_the_class_code_error(value):
+    """A float class given as codes but holding a value that is not a code
+    0, 1, ... below 2^31 (as for nominal features) gets the add-on's
+    sentence on every path: dense, sparse, both kernels, Weka's, STIR and
+    the permutation test; never numpy's "'minlength' must not be negative"
+    from a code that overflowed its cast to an integer."""
+    from orangecontrib.relief import stats
+    X, y = problem()
+    y[4] = value
+    message = r"class must be given as integer codes \(0, 1, \.\.\., " \
+              r"below 2\^31\)"
+    calls = [lambda: relieff(X, y), lambda: relieff(sp.csr_matrix(X), y),
+             lambda: relieff(X, y, kernels="vectorised"),
+             lambda: relieff(X, y, kernels="compiled"),
+             lambda: relieff(X, y, compat="weka"),
+             lambda: relieff(X, y, neighbours="multisurf"),
+             lambda: stats.stir(X, y),
+             lambda: stats.permutation_test(X, y, n_permutations=2)]
+    for call in calls:
+        with pytest.raises(ValueError, match=message):
+            call()
+
+
+def test_class_codes_end_below_2_to_the_31():
+    """The largest class code is 2^31 - 1, as for nominal features (checked
+    on the codes alone: a table with such a code would hold 2^31 counts)."""
+    from orangecontrib.relief.core.prepare import check_class_codes
+    check_class_codes(np.array([0.0, 2.0 ** 31 - 1]))
+    with pytest.raises(ValueError, match="below 2\\^31"):
+        check_class_codes(np.array([0.0, 2.0 ** 31]))
+
+
 @pytest.mark.parametrize("compat", COMPATS)
 def test_text_is_a_clear_error(compat):
     X, y = problem()

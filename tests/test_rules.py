@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from numpy.testing import assert_allclose
 
 from orangecontrib.relief.core import plan, relieff
-from orangecontrib.relief.core.neighbours import RULES as RULES_CODES
+from orangecontrib.relief.core.rules import RULES as RULE_REGISTRY
 from orangecontrib.relief.core.prepare import prepare
 from orangecontrib.relief.core.speedups import Speedups
 from orangecontrib.relief.turf import turf
@@ -193,7 +193,7 @@ def test_blocks_of_visits_change_no_weight(rule, kind, together,
     if kind == "three classes":
         y[X[:, 2] > 0.7] = 2
     prep = prepare(X, y, nominal, False)
-    blocks = plan.blocks(prep, Speedups(), RULES_CODES[rule])
+    blocks = plan.blocks(prep, Speedups(), RULE_REGISTRY[rule].code)
     assert blocks.size == plan.RADIUS_BLOCK_VISITS > 4
     assert blocks.update_together == together
     for m in (None, 37):

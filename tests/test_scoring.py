@@ -57,16 +57,17 @@ def test_scorer_equals_engine_and_conventions(Scorer):
 
 
 def test_names_and_repr():
-    """Every column name says the algorithm and its neighbourhood, so none
-    can be taken for Orange's own "ReliefF" (a 50-instance sample)."""
+    """Column names short enough for Rank's columns: the algorithm, with k
+    where it is not 10, or the rule; ReliefF and RReliefF always say k, so
+    neither can be taken for Orange's own (a 50-instance sample)."""
     assert [S().name for S in SCORERS + [RReliefF]] == \
-        ["ReliefF (k=10)", "dReliefF (k=10)", "pdReliefF (k=10)",
-         "RReliefF (k=10)"]
+        ["ReliefF k10", "dReliefF", "pdReliefF", "RReliefF k10"]
     assert ReliefF(neighbours="multisurf").name == "MultiSURF"
     assert ReliefF(neighbours="surf*").name == "SURF*"
     assert PDReliefF(neighbours="multisurf").name == "pdReliefF (MultiSURF)"
     assert RReliefF(neighbours="surf").name == "RReliefF (SURF)"
-    assert ReliefF(k_nearest=5).name == "ReliefF (k=5)"
+    assert ReliefF(k_nearest=5).name == "ReliefF k5"
+    assert DReliefF(k_nearest=5).name == "dReliefF k5"
     assert repr(PDReliefF(k_nearest=5, T=0.5)) == \
         "PDReliefF(k_nearest=5, T=0.5)"
 
@@ -182,5 +183,34 @@ class TestRankWidget(WidgetTest):
         scores = self.get_output(self.widget.Outputs.scores)
         names = [v.name for v in scores.domain.attributes]
         np.testing.assert_allclose(
-            scores.get_column(names.index("ReliefF (k=5)")),
+            scores.get_column(names.index("ReliefF k5")),
             ReliefF(k_nearest=5)(table), atol=1e-15)
+
+
+def test_class_smaller_than_k_is_named_by_its_value():
+    """The warning about a class not bigger than k names the class by its
+    value (yes/no), not by its code, and lists at most five of many."""
+    rng = np.random.default_rng(0)
+    X = rng.random((14, 2))
+    y = np.array([0.0] * 5 + [1.0] * 9)
+    table = Table.from_numpy(
+        Domain([ContinuousVariable("a"), ContinuousVariable("b")],
+               DiscreteVariable("play", ("no", "yes"))), X, y)
+    with pytest.warns(ReliefWarning) as caught:
+        ReliefF(k_nearest=10)(table)
+    text = str(caught[0].message)
+    assert "classes 'no' (5 instances), 'yes' (9 instances)" in text
+    assert "code" not in text and "[0, 1]" not in text
+    # 1,000 classes of two instances each: five are named, then a count
+    n_classes = 1000
+    many = Table.from_numpy(
+        Domain([ContinuousVariable("a")],
+               DiscreteVariable("c", [f"c{i}" for i in range(n_classes)])),
+        np.arange(2 * n_classes, dtype=float)[:, None],
+        np.arange(2 * n_classes, dtype=float) % n_classes)
+    with pytest.warns(ReliefWarning) as caught:
+        ReliefF(k_nearest=2, n_iterations=1)(many)
+    text = str(caught[0].message)
+    assert "'c0' (2 instances)" in text and "'c4' (2 instances)" in text
+    assert "'c5'" not in text and "995 more" in text
+    assert len(text) < 300

@@ -277,6 +277,48 @@ def test_threshold_selects_the_significant_features():
                        stats.stir(X, y, k_nearest=10).q_values)
 
 
+@pytest.mark.parametrize("threshold, significance", [
+    ("fdr:0.05", "permutation"), ("p:0.05", "permutation"),
+    ("fwer:0.05", "permutation"), ("fdr:0.05", "feature_permutation")])
+def test_unreachable_threshold_is_refused_before_the_refits(
+        threshold, significance, monkeypatch):
+    """With 19 permutations every p is at least 1/20 = 0.05: "< 0.05" can
+    select nothing, so fit says so (and why) instead of running the test
+    and selecting no feature; 20 permutations can."""
+    X, y = xor_data(n=40, n_noise=2)
+
+    def no_refits(*args, **kwargs):
+        raise AssertionError("the permutation test ran")
+    monkeypatch.setattr(stats, "permutation_test", no_refits)
+    with pytest.raises(ValueError, match=r"can select no feature\. With 19 "
+                       r"permutations the smallest p-value is 1/20 = 0\.05"
+                       r".*use at least 20 permutations"):
+        ReliefFSelector(threshold=threshold, n_permutations=19,
+                        significance=significance).fit(X, y)
+    monkeypatch.undo()
+    ReliefFSelector(threshold=threshold, n_permutations=20,
+                    significance=significance).fit(X, y)
+    # STIR's p-values have no such floor
+    ReliefFSelector(threshold="fdr:0.05", n_permutations=19,
+                    significance="stir").fit(X, y)
+
+
+def test_class_too_small_for_k_is_named_by_label():
+    """The engine's warning about a class not larger than k names the
+    class by its label, not by its code."""
+    X, y = xor_data(n=40, n_noise=2)
+    labels = np.where(np.arange(40) < 6, "rare", "common")
+    with pytest.warns(ReliefWarning, match="'rare' \\(6 instances\\)") \
+            as caught:
+        ReliefFSelector(k_nearest=10).fit(X, labels)
+    assert "code" not in str(caught[0].message)
+    many = np.arange(40) % 20     # 20 classes of 2: at most 5 are listed
+    with pytest.warns(ReliefWarning) as caught:
+        ReliefFSelector(k_nearest=10).fit(X, many)
+    text = str(caught[0].message)
+    assert "'0' (2 instances)" in text and "'19'" not in text
+
+
 @pytest.mark.parametrize("params, message", [
     (dict(threshold="q<0.05"), "threshold must be"),
     (dict(threshold="fdr:5"), "threshold must be"),

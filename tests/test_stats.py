@@ -11,7 +11,8 @@ from scipy import stats as scipy_stats
 from orangecontrib.relief.core import relieff
 from orangecontrib.relief.stats import (benjamini_hochberg, bonferroni,
                                         kuncheva_index, permutation_test,
-                                        stability, stir)
+                                        stability, stir,
+                                        unreachable_threshold)
 from stir_reference import reference_stir
 
 # The hand-worked table of test_stir_reference.py (its comments hold every
@@ -188,6 +189,65 @@ def test_permutation_cancel_and_bad_input():
         permutation_test(X, y, n_permutations=5, progress=cancel)
     with pytest.raises(ValueError, match="n_permutations"):
         permutation_test(X, y, n_permutations=0)
+
+
+@pytest.mark.parametrize("kind", ["fdr", "p", "fwer"])
+def test_unreachable_threshold_by_hand(kind):
+    # R = 19: the smallest p is 1/20 = 0.05, and neither a q nor a max-T p
+    # is below it, so nothing passes "< 0.05"; R = 20 gives 1/21 < 0.05
+    sentence = unreachable_threshold(kind, 0.05, 19, 10)
+    assert "1/20 = 0.05" in sentence
+    assert "use at least 20 permutations" in sentence
+    assert unreachable_threshold(kind, 0.05, 20, 10) is None
+    assert unreachable_threshold(kind, 0.05, 99, 10) is None
+    # alpha = 0.01: 1/100 is not below it, 1/101 is
+    assert "at least 100 permutations" in unreachable_threshold(kind, 0.01,
+                                                               99, 3)
+    assert unreachable_threshold(kind, 0.01, 100, 3) is None
+
+
+def test_unreachable_threshold_fdr_and_bonferroni_by_hand():
+    # BH: q = (1/(R + 1)) m / j; a feature alone at the smallest p (j = 1)
+    # of m = 10 needs 10 / (R + 1) < 0.05, R + 1 > 200
+    assert "(200 for one of the 10 features" in unreachable_threshold(
+        "fdr", 0.05, 19, 10)
+    assert "for one of" not in unreachable_threshold("fdr", 0.05, 19, 1)
+    # Bonferroni: 10 / (R + 1) < 0.05 needs R = 200 (10/200 is not below)
+    sentence = unreachable_threshold("bonferroni", 0.05, 199, 10)
+    assert "10/200 = 0.05" in sentence and "at least 200 permutations" \
+        in sentence
+    assert unreachable_threshold("bonferroni", 0.05, 200, 10) is None
+    assert unreachable_threshold("bonferroni", 0.05, 19, 1) is not None
+    assert unreachable_threshold("bonferroni", 0.05, 20, 1) is None
+
+
+def test_unreachable_threshold_matches_the_permutation_test():
+    """A feature that beats every permutation gets exactly the smallest p:
+    with R = 19 even it has no p, q or max-T p below 0.05; with R = 20 its
+    p and max-T p are 1/21."""
+    X, y = _signal()
+    for R, reachable in ((19, False), (20, True)):
+        result = permutation_test(X, y, n_permutations=R, k_nearest=5)
+        assert result.p_values[0] == 1 / (R + 1)
+        for kind, values in (("p", result.p_values), ("fdr", result.q_values),
+                             ("fwer", result.p_max_t)):
+            assert np.all(values >= 1 / (R + 1))
+            assert (unreachable_threshold(kind, 0.05, R, 5) is None) \
+                == reachable
+        assert bool(np.any(result.p_values < 0.05)) == reachable
+        assert bool(np.any(result.p_max_t < 0.05)) == reachable
+
+
+@pytest.mark.parametrize("args, message", [
+    (("q", 0.05, 99, 3), "kind must be"),
+    (("fdr", 0, 99, 3), "alpha must be a positive number"),
+    (("fdr", float("nan"), 99, 3), "alpha must be a positive number"),
+    (("fdr", 0.05, 0, 3), "n_permutations"),
+    (("fdr", 0.05, 99, 0), "n_features"),
+])
+def test_unreachable_threshold_bad_input(args, message):
+    with pytest.raises(ValueError, match=message):
+        unreachable_threshold(*args)
 
 
 def test_stability_ranks_and_consistency():

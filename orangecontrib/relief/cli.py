@@ -6,8 +6,11 @@ ranks the features of any file Orange reads (``.tab``, ``.csv``, ``.xlsx``,
 ``.arff``, ...) and prints the ranking as a table, CSV or JSON.  Every option
 of the scorers is an option here, with the scorer's name and default
 (``--k-nearest``, ``--weight-by-distance``, ``--compat weka``, ...);
-``--class NAME`` picks the target column of files that mark none (the
-skrebate/PMLB layout: a header row and a column named ``class``).
+``--class NAME`` picks the target column; a file that marks none and has
+one column named ``class`` (the skrebate layout, and the add-on's bundled
+``datasets/*.tsv``) gets that one, with a note, and
+``--categorical-class`` reads a numeric class's values (codes 0-9, which
+Orange reads as numbers) as classes.
 ``--scheduler ADDRESS`` runs ReliefF / RReliefF on that Dask cluster, and
 ``--dask local`` on a LocalCluster started for the run
 (``doc/distributed.md``).
@@ -24,16 +27,20 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from orangecontrib.relief.core import ranking as core_ranking
+from orangecontrib.relief.core import quiet_warnings, ranking as core_ranking
 from orangecontrib.relief.datasets import corral
 from orangecontrib.relief.distributed import check_cluster_options
 from orangecontrib.relief.scoring import (DReliefF, PDReliefF, ReliefF,
                                          RULE_NAMES)
+from orangecontrib.relief.stats import unreachable_threshold
 from orangecontrib.relief.turf import TuRF
 
 RULE_CHOICES = tuple(RULE_NAMES)
 
 METHODS = {"relieff": ReliefF, "drelieff": DReliefF, "pdrelieff": PDReliefF}
+
+#: the false discovery rate whose passing features ``--pvalues`` counts
+FDR = 0.05
 
 
 def demo(args):
@@ -56,14 +63,15 @@ def demo(args):
     for i in sorted(range(len(names)), key=lambda i: -columns[0][i]):
         mark = " *" if names[i] in relevant else ""
         print(f"{names[i] + mark:<12}"
-              + "".join(f"{column[i]:>11.3f}" for column in columns))
+              + "".join(f"{shown(column[i], 3):>11.3f}"
+                        for column in columns))
     print("* relevant feature.  Separability (weakest relevant minus best "
           "other):")
     for label, column in zip(labels, columns):
         weights = dict(zip(names, column))
         s = (min(weights[n] for n in relevant)
              - max(w for n, w in weights.items() if n not in relevant))
-        print(f"  {label:<10} {s:+.3f}")
+        print(f"  {label:<10} {shown(s, 3):+.3f}")
     print(f"({elapsed:.2f} s)")
     return 0
 
@@ -153,6 +161,61 @@ def with_class(table, name, file):
     return table.transform(Domain(attributes, target, metas))
 
 
+def class_column(domain, file):
+    """The name of the one column of ``domain`` named ``class`` (in any
+    case), the class of the skrebate / PMLB layout and of the add-on's
+    bundled files; None when there is none.  Two such columns are an
+    error: which is meant is then for the user to say."""
+    named = [var.name for var in domain.variables + domain.metas
+             if var.name.lower() == "class"]
+    if len(named) > 1:
+        raise ValueError(f"{file} marks no class and has columns "
+                         f"{', '.join(map(repr, named))}; name the class "
+                         "with --class NAME.")
+    return named[0] if named else None
+
+
+def categorical_class(table, file):
+    """``table`` with a numeric class read as categories: one value per
+    distinct known number (written as in the file: 3, 2.5), in increasing
+    order (``--categorical-class``).  A categorical class stays."""
+    from Orange.data import DiscreteVariable, Domain, Table
+
+    domain = table.domain
+    target = domain.class_var
+    if target is None:
+        raise ValueError(f"{file} has no class variable; --categorical-class "
+                         "needs one (mark it, or name it with --class "
+                         "NAME).")
+    if target.is_discrete:
+        return table
+    y = table.Y
+    numbers, codes = np.unique(y[~np.isnan(y)], return_inverse=True)
+    classes = np.full(y.shape, np.nan)
+    classes[~np.isnan(y)] = codes
+    variable = DiscreteVariable(target.name,
+                                values=[f"{v:g}" for v in numbers])
+    return Table.from_numpy(
+        Domain(domain.attributes, variable, domain.metas), table.X, classes,
+        table.metas, table.W if table.has_weights() else None)
+
+
+def _whole_number_note(table):
+    """Say when a class whose type Orange guessed (named, not marked in the
+    file) is numeric but holds only a few whole numbers -- class codes,
+    most likely, as in the bundled led24.tsv -- and so is scored as
+    regression."""
+    target = table.domain.class_var
+    y = table.Y[~np.isnan(table.Y)]
+    distinct = np.unique(y)
+    if target.is_continuous and 0 < len(distinct) <= 10 \
+            and np.all(distinct == np.round(distinct)):
+        print(f"note: the class {target.name!r} holds only the whole "
+              f"numbers {', '.join(f'{v:g}' for v in distinct)} and is "
+              "scored as a number (regression); add --categorical-class "
+              "to score them as classes.", file=sys.stderr)
+
+
 def scorer_options(args):
     """The scorer's keyword arguments from the command line."""
     options = dict(n_iterations=args.m, k_nearest=args.k,
@@ -180,8 +243,19 @@ def score(args):
     table, read_warnings = read(args.file)
     for message in read_warnings:
         print(f"warning: {message}", file=sys.stderr)
-    if args.target is not None:
-        table = with_class(table, args.target, args.file)
+    target = args.target
+    if target is None and not table.domain.class_vars:
+        target = class_column(table.domain, args.file)
+        if target is not None:
+            print(f"note: {args.file} marks no class; its column "
+                  f"{target!r} is taken as the class (name another with "
+                  "--class NAME).", file=sys.stderr)
+    if target is not None:
+        table = with_class(table, target, args.file)
+    if args.categorical_class:
+        table = categorical_class(table, args.file)
+    elif target is not None:
+        _whole_number_note(table)
     class_var = table.domain.class_var
     if not table.domain.class_vars:
         raise ValueError(f"{args.file} has no class variable; mark one (in a "
@@ -257,7 +331,8 @@ def _score(args, table, class_var, options, client):
                 bar.close()
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
-    extra, notes = statistics(args, scorer, table)
+    with quiet_warnings():      # (the tests' first fits repeat the run's)
+        extra, notes = statistics(args, scorer, table)
     names = [var.name for var in table.domain.attributes]
     order = core_ranking(weights)[:args.top]
     header = ""
@@ -287,6 +362,12 @@ def statistics(args, scorer, table):
     try:
         if args.pvalues:
             method = "stir" if args.stir else "permutation"
+            if method == "permutation":
+                unreachable = unreachable_threshold(
+                    "fdr", FDR, args.permutations,
+                    len(table.domain.attributes))
+                if unreachable is not None:
+                    print(f"warning: {unreachable}", file=sys.stderr)
             test = scorer.significance(table, method=method,
                                        n_permutations=args.permutations,
                                        permute=args.permute, progress=bar)
@@ -301,8 +382,8 @@ def statistics(args, scorer, table):
                 f"{test.df:.1f} (a fast screen; anti-conservative on small "
                 f"data)")
             notes.append("q: Benjamini-Hochberg; "
-                         f"{int(np.sum(test.q_values < 0.05))} feature(s) "
-                         "with q < 0.05")
+                         f"{int(np.sum(test.q_values < FDR))} feature(s) "
+                         f"with q < {FDR:g}")
         if args.stability:
             st = scorer.stability(table, n_resamples=args.stability,
                                   progress=bar)
@@ -319,11 +400,22 @@ def statistics(args, scorer, table):
     return extra, notes
 
 
+def shown(value, digits=None):
+    """``value`` as printed: rounded to ``digits`` when given, and never a
+    negative zero (-0.0, or a residue such as -2.6e-19 of Weka's sums that
+    rounds to it, reads as a negative weight; adding 0.0 makes it 0.0)."""
+    value = float(value)
+    if digits is not None:
+        value = round(value, digits)
+    return value + 0.0
+
+
 def print_ranking(format, header, names, weights, order, extra, notes):
     """The ranking as a table, CSV or JSON: rank, feature, weight and the
-    ``extra`` columns, in ``order``."""
+    ``extra`` columns, in ``order``.  CSV and JSON hold every digit, the
+    table four (two for ranks and shares); none prints a negative zero."""
     def number(value):
-        return None if math.isnan(value) else float(value)
+        return None if math.isnan(value) else shown(value)
     columns = ["weight"] + list(extra)
     values = {"weight": weights, **extra}
     if format == "json":
@@ -336,7 +428,7 @@ def print_ranking(format, header, names, weights, order, extra, notes):
     if format == "csv":
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(["rank", "feature"] + columns)
-        writer.writerows([rank, names[i]] + [repr(float(values[c][i]))
+        writer.writerows([rank, names[i]] + [repr(shown(values[c][i]))
                                              for c in columns]
                          for rank, i in enumerate(order, start=1))
         return
@@ -346,8 +438,8 @@ def print_ranking(format, header, names, weights, order, extra, notes):
           + "".join(f"  {c:>9}" for c in columns))
     for rank, i in enumerate(order, start=1):
         cells = "".join(
-            f"  {values[c][i]:>9.4f}" if c in ("weight", "p", "q")
-            else f"  {values[c][i]:>9.2f}" for c in columns)
+            f"  {shown(values[c][i], 4):>9.4f}" if c in ("weight", "p", "q")
+            else f"  {shown(values[c][i], 2):>9.2f}" for c in columns)
         print(f"{rank:>4}  {names[i]:<{width}}{cells}")
     for note in notes:
         print(note)
@@ -432,7 +524,13 @@ def main(argv=None):
                                    "name it with --class)")
     score_parser.add_argument("--class", dest="target", metavar="NAME",
                               help="the target column (default: the one "
-                                   "the file marks)")
+                                   "the file marks, else a column named "
+                                   "'class')")
+    score_parser.add_argument("--categorical-class", action="store_true",
+                              help="read a numeric class's values as "
+                                   "categories (e.g. codes 0-9, which "
+                                   "Orange reads as numbers): "
+                                   "classification, not regression")
     score_parser.add_argument("--method", choices=tuple(METHODS),
                               default="relieff",
                               help="Relief variant (default: relieff)")

@@ -28,12 +28,14 @@ this module is called, not when it is imported.
 import dataclasses
 import inspect
 import math
-import warnings
 
 import numpy as np
 
-from .core import engine
-from .core.prepare import _NO_SPARSE
+from .core import collect_warnings, engine
+from .core.options import check_options, whole_number
+from .core.runtime import BATCH_BYTES
+from .core.messages import warn
+from .core.prepare import NO_SPARSE
 
 __all__ = ["relieff", "check_cluster_options"]
 
@@ -117,12 +119,8 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     ReliefResult
     """
     check_cluster_options(relieff_options.get("variant", "relieff"), compat)
-    if visits_per_task is not None and (isinstance(visits_per_task, bool) or
-                                        not isinstance(visits_per_task, (
-                                            int, np.integer))
-                                        or visits_per_task < 1):
-        raise ValueError(f"visits_per_task must be a whole number of at "
-                         f"least 1 (or None); got {visits_per_task!r}.")
+    if visits_per_task is not None:
+        whole_number(visits_per_task, "visits_per_task", otherwise="or None")
     for option in ("n_jobs", "kernels"):
         relieff_options.pop(option, None)
     client = _client(client)
@@ -239,7 +237,7 @@ def _task_sums(job, rows, first, every, width):
     first_segment = first // every
     last = first + len(rows) - 1
     out = np.zeros((last // every - first_segment + 1, width))
-    chunk = max(4, 4 * (engine.BATCH_BYTES // (32 * width)))
+    chunk = max(4, 4 * (BATCH_BYTES // (32 * width)))
     upd = np.empty((min(chunk, len(rows)), width))
     for lo in range(0, len(rows), chunk):
         visits = rows[lo:lo + chunk]
@@ -258,7 +256,7 @@ def _start_on_cluster(client, X, y, nominal, options):
     checked here first, before any chunk is read."""
     given = inspect.signature(engine.start).bind(None, None, **options)
     given.apply_defaults()
-    engine._check_options(**{name: given.arguments[name] for name in (
+    check_options(**{name: given.arguments[name] for name in (
         "variant", "k_nearest", "misses", "weight_by_distance", "sigma", "T",
         "trace_every", "neighbours", "regression")})
     X = client.compute(X) if _is_dask(X) else client.scatter(X)
@@ -271,16 +269,16 @@ def _start_on_cluster(client, X, y, nominal, options):
         client.cancel([future for future in (X, y, planned, job)
                        if isinstance(future, type(job))])
         raise
-    for message, category in caught:
-        warnings.warn(message, category, stacklevel=3)
+    for message in caught:
+        warn(message, stacklevel=3)
     return slim, job
 
 
 def _start(X, y, nominal, options):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    # (a worker thread: its own Relief warnings only, see core.messages)
+    with collect_warnings() as caught:
         setup = engine.start(X, y, nominal, **options)
-    return setup, [(str(w.message), w.category) for w in caught]
+    return setup, caught
 
 
 def _job(planned):
@@ -295,5 +293,5 @@ def _slim(planned):
     prep = setup.prep
     empty = np.zeros((prep.group.shape[0], 0))
     prep = dataclasses.replace(prep, num=empty, nom=empty.astype(np.int8),
-                               sp=_NO_SPARSE, missing=None)
+                               sp=NO_SPARSE, missing=None)
     return setup._replace(prep=prep), caught

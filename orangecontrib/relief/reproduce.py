@@ -24,6 +24,7 @@ numbers are not meant to be read.
 import argparse
 import os
 import platform
+import re
 import sys
 import time
 import warnings
@@ -44,8 +45,8 @@ SCORER_NAMES = tuple(cls.friendly_name for cls in SCORER_CLASSES)
 
 def _label(name):
     """A scorer's name without its neighbourhood (the report states k):
-    "dReliefF (k=10)" -> "dReliefF"."""
-    return name.split(" (")[0]
+    "ReliefF k5" -> "ReliefF", "dReliefF (MultiSURF)" -> "dReliefF"."""
+    return re.sub(r" k\d+$", "", name.split(" (")[0])
 
 #: The fixed settings of a full run and of a ``--quick`` run.
 SETTINGS = {

@@ -19,7 +19,7 @@ from Orange.preprocess.score import Scorer
 
 from . import distributed, stats
 from .core import ReliefResult, relieff
-from .core.engine import _check_options
+from .core.options import check_options
 from .distributed import check_cluster_options
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "RULE_NAMES",
@@ -83,8 +83,8 @@ class ReliefF(Scorer):
     def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
                  weight_by_distance=False, sigma=2.0, misses="per_class",
                  n_jobs=None, neighbours="k", compat=None, client=None):
-        _check_options(self.variant, k_nearest, misses, weight_by_distance,
-                       sigma, None, None, n_jobs, neighbours, compat=compat)
+        check_options(self.variant, k_nearest, misses, weight_by_distance,
+                      sigma, None, None, n_jobs, neighbours, compat=compat)
         if client is not None:
             check_cluster_options(self.variant, compat)
         self.client = client
@@ -100,11 +100,16 @@ class ReliefF(Scorer):
 
     @property
     def name(self):
-        """The column title in Rank: the algorithm and its neighbourhood,
-        e.g. "ReliefF (k=10)", "MultiSURF*", "pdReliefF (MultiSURF)", so it
-        cannot be taken for Orange's own "ReliefF" column."""
+        """The column title in Rank, short enough for its fixed 80-pixel
+        columns: the algorithm, with k where k is not 10 ("dReliefF",
+        "pdReliefF k5") or the rule ("MultiSURF*", "pdReliefF (MultiSURF)").
+        ReliefF and RReliefF always say k ("ReliefF k10"): Orange's own
+        scorers take the bare names."""
         if self.neighbours == "k":
-            return f"{self.friendly_name} (k={self.k_nearest})"
+            if self.k_nearest == 10 and \
+                    self.friendly_name not in ("ReliefF", "RReliefF"):
+                return self.friendly_name
+            return f"{self.friendly_name} k{self.k_nearest}"
         rule = RULE_NAMES[self.neighbours]
         if self.variant == "relieff" and self.friendly_name == "ReliefF":
             return rule
@@ -157,8 +162,9 @@ class ReliefF(Scorer):
             X, nominal, declared = _weka_inputs(data, nominal, regression)
         return X, data.Y, nominal, dict(
             regression=regression,
-            feature_names=[var.name for var in attributes], **declared,
-            **self._options())
+            feature_names=[var.name for var in attributes],
+            class_names=None if regression else data.domain.class_var.values,
+            **declared, **self._options())
 
     def significance(self, data: Table, method="permutation",
                      n_permutations=99, permute="target", permutation_seed=0,
@@ -235,8 +241,8 @@ class PDReliefF(ReliefF):
         super().__init__(n_iterations, k_nearest, random_state,
                          weight_by_distance, sigma, misses, n_jobs,
                          neighbours, compat, client)
-        _check_options(self.variant, k_nearest, misses, weight_by_distance,
-                       sigma, T, None)
+        check_options(self.variant, k_nearest, misses, weight_by_distance,
+                      sigma, T, None)
         self.T = T
 
     def _options(self):

@@ -127,6 +127,10 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         (``orangecontrib.relief.stats``).  With ``n_features_to_select``
         also given, at most that many of them (the best-ranked).  Costs
         ``n_permutations`` refits with ``significance="permutation"``.
+        Permutation p-values are never below 1 / (n_permutations + 1):
+        ``fit`` raises a ValueError when that makes the threshold
+        unreachable (e.g. ``"fdr:0.05"`` with 19 permutations), rather
+        than select nothing after the refits.
     significance : {"permutation", "feature_permutation", "stir"}, default="permutation"
         The test behind ``threshold``: permutation p-values with the target
         permuted (valid for every variant; tests the complete null), with
@@ -302,6 +306,8 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         X, y = validate_data(self, X, y, accept_sparse="csr",
                              ensure_all_finite="allow-nan",
                              ensure_min_samples=2, dtype=np.float64)
+        if rule is not None:
+            self._check_resolution(*rule, X.shape[1])
         if nominal is None:
             nominal = self._nominal_mask(X.shape[1],
                                          np.zeros(X.shape[1], dtype=bool))
@@ -334,6 +340,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             T=self.T, n_jobs=self.n_jobs, compat=self.compat,
             neighbours=self.neighbours,
             feature_names=getattr(self, "feature_names_in_", None),
+            class_names=None if self.regression_ else self.classes_,
             **declared)
         result = relieff(X, y, nominal, **options)
         self.feature_importances_ = result.weights
@@ -373,6 +380,19 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                              "permutation test's max-statistic p; use "
                              "significance='permutation'.")
         return kind, alpha
+
+    def _check_resolution(self, kind, alpha, n_features):
+        """Refuse a threshold that the permutation test cannot pass: its
+        p-values are multiples of 1 / (n_permutations + 1), so with too few
+        permutations no feature could be selected (and the refits would be
+        spent for nothing).  STIR's p-values have no such floor."""
+        if self.significance == "stir":
+            return
+        reason = stats.unreachable_threshold(kind, alpha,
+                                             self.n_permutations, n_features)
+        if reason is not None:
+            raise ValueError(f"threshold={self.threshold!r} can select no "
+                             f"feature. {reason}")
 
     def _significant(self, X, y, nominal, options, kind, alpha):
         """The mask of the features that pass the threshold; sets

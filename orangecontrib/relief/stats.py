@@ -19,12 +19,14 @@ costs and how well it is calibrated.
   with a 90 % interval, its frequency in the top k, and Kuncheva's
   consistency index of the top-k sets.
 - ``benjamini_hochberg``, ``bonferroni``, ``kuncheva_index``.
+- ``unreachable_threshold``: whether R permutations can give any feature a
+  p (or q) below a threshold at all -- the sentence to say when they cannot.
 
 The data arguments are those of ``core.relieff`` (X, y, nominal and its
 keyword options, e.g. ``variant="pdrelieff"``, ``neighbours="multisurf"``,
 ``regression=True``).
 """
-import warnings
+import math
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Optional
@@ -33,10 +35,11 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import stats as scipy_stats
 
-from .core import ReliefWarning, engine, ranking, relieff, vectorised
+from .core import engine, quiet_warnings, ranking, relieff, vectorised
 
 __all__ = ["permutation_test", "stir", "stability", "benjamini_hochberg",
-           "bonferroni", "kuncheva_index", "Significance", "Stability"]
+           "bonferroni", "kuncheva_index", "unreachable_threshold",
+           "Significance", "Stability"]
 
 
 @dataclass
@@ -96,6 +99,73 @@ def bonferroni(p_values):
     return np.minimum(1.0, p * np.count_nonzero(~np.isnan(p)))
 
 
+THRESHOLD_KINDS = {"fdr": "Benjamini-Hochberg q", "p": "p",
+                   "fwer": "family-wise (max-statistic) p",
+                   "bonferroni": "Bonferroni p"}
+
+
+def _smallest(kind, n_permutations, n_features, alone):
+    """The smallest value of ``kind`` R permutations can give a feature:
+    p = (1 + #{null >= observed}) / (R + 1) is at least 1 / (R + 1), and so
+    is the max-statistic p; a Bonferroni p is m times p (at most 1); a BH q,
+    p_(j) m / j at its smallest, is p when all m features share the
+    smallest p, m / (R + 1) when one feature has it ``alone``."""
+    p = 1 / (n_permutations + 1)
+    if kind == "bonferroni" or (kind == "fdr" and alone):
+        return min(1.0, p * n_features)
+    return p
+
+
+def _needed(kind, alpha, n_features, alone=False):
+    """The fewest permutations whose smallest ``kind`` is below alpha."""
+    scale = n_features if kind == "bonferroni" or alone else 1
+    R = max(1, math.floor(scale / alpha) - 1)
+    while not _smallest(kind, R, n_features, alone) < alpha:
+        R += 1
+    return R
+
+
+def unreachable_threshold(kind, alpha, n_permutations, n_features):
+    """A sentence saying why no feature can pass ``kind < alpha`` with
+    ``n_permutations`` (R) permutations, or None when one can.
+
+    A permutation p-value is (1 + #{null >= observed}) / (R + 1), so never
+    below 1 / (R + 1), and neither is the max-statistic (family-wise) p
+    (``kind="fwer"``); ``"p"`` compares p itself.  A Bonferroni p is m p
+    (m = ``n_features``), so at least m / (R + 1).  A Benjamini-Hochberg q
+    (``"fdr"``) is p_(j) m / j for some j features sharing the smallest p:
+    below alpha only if (1 / (R + 1)) m / j < alpha, which needs
+    1 / (R + 1) < alpha even when all m features share it.  The sentence
+    gives the smallest attainable value and the R that would be needed.
+    With STIR (no permutations) there is no such limit."""
+    if kind not in THRESHOLD_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(THRESHOLD_KINDS)}"
+                         f"; got {kind!r}.")
+    if isinstance(alpha, bool) or not isinstance(
+            alpha, (int, float, np.integer, np.floating)) or not alpha > 0:
+        raise ValueError(f"alpha must be a positive number (e.g. 0.05); "
+                         f"got {alpha!r}.")
+    R = _whole(n_permutations, "n_permutations")
+    m = _whole(n_features, "n_features")
+    smallest = _smallest(kind, R, m, alone=False)
+    if smallest < alpha:
+        return None
+    what = THRESHOLD_KINDS[kind]
+    floor = f"1/{R + 1} = {1 / (R + 1):.3g}"
+    if kind == "bonferroni":
+        floor += (f" and the smallest Bonferroni p of {m} feature(s) "
+                  f"{m}/{R + 1} = {smallest:.3g}")
+    elif kind == "fdr":
+        floor += " and no q is smaller than the smallest p"
+    sentence = (f"With {R} permutations the smallest p-value is {floor}, so "
+                f"no feature can have a {what} below {alpha:g}; use at least "
+                f"{_needed(kind, alpha, m)} permutations")
+    if kind == "fdr" and m > 1:
+        sentence += (f" ({_needed(kind, alpha, m, alone=True)} for one of "
+                     f"the {m} features to pass on its own)")
+    return sentence + "."
+
+
 def kuncheva_index(sets, n_features):
     """Kuncheva's consistency index (2007), averaged over all pairs of the
     equally sized feature ``sets``: (r a - k^2) / (k (a - k)), r the size of
@@ -126,8 +196,7 @@ def _known_target(y):
 
 def _refit(X, y, nominal, options):
     """The weights of a refit; its warnings are those of the first fit."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ReliefWarning)
+    with quiet_warnings():
         return relieff(X, y, nominal, **options).weights
 
 
@@ -266,8 +335,7 @@ def _sparse_pair_sums(X, y, nominal, progress, options):
     keep = {key: value for key, value in options.items()
             if key not in ("n_jobs", "progress", "status", "kernels",
                            "compat")}
-    with warnings.catch_warnings():     # (relieff has said them)
-        warnings.simplefilter("ignore", ReliefWarning)
+    with quiet_warnings():     # (relieff has said them)
         setup = engine.start(X, y, nominal, **keep)
     if setup.hood is None:
         raise ValueError("STIR needs at least one feature with two values "
@@ -286,7 +354,7 @@ def _sparse_pair_sums(X, y, nominal, progress, options):
             total += vectorised.pair_sums(dense, setup.hood, r, dist[b], ones)
         _report(progress, min(start + len(block), order.shape[0]),
                 order.shape[0])
-    return engine._pair_sums(total, setup.prep)
+    return engine.pair_sums_by_feature(total, setup.prep)
 
 
 def _pooled_t(sums):

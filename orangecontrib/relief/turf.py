@@ -15,6 +15,7 @@ from Orange.data import Domain, Variable
 from Orange.preprocess.score import Scorer
 
 from .core import relieff
+from .core.options import whole_number
 
 __all__ = ["turf", "TuRF"]
 
@@ -24,14 +25,9 @@ def _schedule(a, remove, rounds, n_keep):
     if not 0 < remove < 1:
         raise ValueError(f"remove must be a share of the features between 0 "
                          f"and 1 (e.g. 0.1); got {remove!r}.")
-    if rounds is not None and (isinstance(rounds, bool) or not isinstance(
-            rounds, (int, np.integer)) or rounds < 1):
-        raise ValueError(f"rounds must be a whole number of at least 1, or "
-                         f"None for 1 / remove; got {rounds!r}.")
-    if isinstance(n_keep, bool) or not isinstance(
-            n_keep, (int, np.integer)) or n_keep < 1:
-        raise ValueError(f"n_keep must be a whole number of at least 1; "
-                         f"got {n_keep!r}.")
+    if rounds is not None:
+        whole_number(rounds, "rounds", otherwise="or None for 1 / remove")
+    whole_number(n_keep, "n_keep")
     per_round = max(1, int(round(remove * a)))
     return per_round, rounds if rounds is not None else max(
         1, int(round(1 / remove)))

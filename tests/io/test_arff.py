@@ -538,3 +538,28 @@ class TestFileWidget(widget_tests.WidgetTest):
         self.assertFalse(self.widget.Error.active)
         self.assertEqual(data.domain.class_var.name, "play")
         np.testing.assert_array_equal(data.X[:, 1], [85, 83, 70, 65])
+
+
+def test_readme_story_in_a_fresh_interpreter(tmp_path):
+    """What the README says of ``Table("x.arff")``: in a fresh interpreter
+    Orange alone has no reader for it (it finds an add-on's formats only
+    when the add-on is imported, and offers no entry point for them); once
+    ``import orangecontrib.relief`` has run, the same call reads the file,
+    also after the failed attempt."""
+    path = write(tmp_path, WEATHER)
+    code = (
+        "import sys\n"
+        "from Orange.data import Table\n"
+        "from Orange.data.io_base import MissingReaderException\n"
+        "try:\n"
+        f"    Table({path!r})\n"
+        "except MissingReaderException as error:\n"
+        "    assert 'No readers for file' in str(error), error\n"
+        "else:\n"
+        "    sys.exit('read without the add-on: update the README')\n"
+        "import orangecontrib.relief\n"
+        f"assert Table({path!r}).domain.class_var.name == 'play'\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": str(REPO)},
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr

@@ -2,13 +2,20 @@
 # pylint: disable=missing-docstring,protected-access
 import io
 import os
+import threading
 import unittest
+import warnings
+from types import SimpleNamespace
 from unittest.mock import patch
 
 import numpy as np
 import scipy.sparse as sp
 
-from AnyQt.QtCore import Qt
+from AnyQt.QtCore import QRect, Qt
+from AnyQt.QtGui import QFont, QFontMetricsF
+from AnyQt.QtTest import QTest
+from AnyQt.QtWidgets import (QAbstractScrollArea, QAbstractSpinBox, QStyle,
+                             QStyleOptionHeader)
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.evaluation import CrossValidation
@@ -20,6 +27,7 @@ from orangecontrib.relief.scoring import (DReliefF, PDReliefF, ReliefF,
                                          SelectSignificant)
 from orangecontrib.relief.widgets.owdrelieff import OWDReliefF
 from orangecontrib.relief.widgets.owpdrelieff import OWPDReliefF
+from orangecontrib.relief.widgets import owreliefbase
 from orangecontrib.relief.widgets.owreliefbase import OWReliefBase
 from orangecontrib.relief.widgets.owrelieff import OWReliefF
 
@@ -207,6 +215,66 @@ class ReliefWidgetTests:
                 max(w for name, w in weights.items() if name not in chosen)
                 - 1e-12)
         self.assertGreater(np.mean(res.predicted[0] == res.actual), 0.5)
+
+    #: every spin box's setting, and a value to type into it
+    TYPED = dict(k_nearest="7", sigma="1.5", n_iterations="20",
+                 random_state="3", T="1.25", n_permutations="19",
+                 n_resamples="3", n_selected="2", percent_selected="30",
+                 alpha="0.1", n_plotted="3")
+
+    def test_enter_in_a_spin_box_applies(self):
+        """Typing a value into any spin box and pressing Enter applies it;
+        Enter never presses Cancel (an OWWidget is a QDialog: Enter presses
+        its default button, and the run that Enter starts enables Cancel)."""
+        w = self.widget
+        # every spin box enabled: its checkbox ticked, a permutation test
+        for name in ("weight_by_distance", "stability_on") + \
+                (("custom_T",) if w.HAS_T else ()):
+            getattr(w.controls, name).setChecked(True)
+        w.significance, w.n_permutations, w.n_resamples = 2, 9, 2
+        w._update_cost_label()
+        spins = w.findChildren(QAbstractSpinBox)
+        names = [name for name in self.TYPED
+                 if getattr(w.controls, name, None) in spins]
+        self.assertEqual(len(names), len(spins))
+        w.show()
+        self.send_and_wait(self.data)
+        for name in names:
+            spin = getattr(w.controls, name)
+            self.assertTrue(spin.isEnabled(), name)
+            spin.setFocus()
+            spin.lineEdit().selectAll()
+            QTest.keyClicks(spin, self.TYPED[name])
+            QTest.keyClick(spin, Qt.Key_Enter)
+            self.wait_until_finished(timeout=60000)
+            self.assertFalse(w.Information.cancelled.is_shown(), name)
+            self.assertAlmostEqual(getattr(w, name), float(self.TYPED[name]),
+                                   msg=name)
+            self.assertIsNotNone(w.result, name)
+            self.assertEqual(w._result_key, w._computation_key(), name)
+            np.testing.assert_allclose(
+                self.weights_out(), w.create_scorer(len(self.data))(self.data),
+                rtol=1e-12, err_msg=name)
+        self.assertEqual(self.get_output(w.Outputs.scorer).k_nearest, 7)
+        w.hide()
+
+    def test_enter_applies_when_auto_apply_is_off(self):
+        """Without auto-apply, Enter in a spin box presses Apply."""
+        w = self.widget
+        w.controls.auto_apply.setChecked(False)
+        w.show()
+        self.send_and_wait(self.data)
+        spin = w.controls.k_nearest
+        spin.setFocus()
+        spin.lineEdit().selectAll()
+        QTest.keyClicks(spin, "4")
+        QTest.keyClick(spin, Qt.Key_Return)
+        self.wait_until_finished(timeout=60000)
+        w.hide()
+        self.assertEqual(self.get_output(w.Outputs.scorer).k_nearest, 4)
+        np.testing.assert_allclose(self.weights_out(),
+                                   self.SCORER(k_nearest=4)(self.data),
+                                   rtol=1e-12)
 
     # --- messages --------------------------------------------------------
     def test_regression_data(self):
@@ -439,6 +507,35 @@ class ReliefWidgetTests:
                          [1:], ())
         self.assertFalse(w.rankview.isVisibleTo(w))
 
+    def test_unreachable_q_threshold_is_a_warning(self):
+        """With R permutations no q falls below 1 / (R + 1): "q < α" with
+        such an α selects nothing, and the widget says so (and why)."""
+        w = self.widget
+        w.significance, w.n_permutations = 2, 19
+        w._update_cost_label()
+        warning = w.Warning.unreachable_threshold
+        self.assertFalse(warning.is_shown())    # top N: no threshold
+        w.controls.alpha.setValue(0.04)         # selects q < α
+        self.assertEqual(w.select_percent, 2)
+        self.assertTrue(warning.is_shown())
+        self.assertIn("19 permutations", str(warning))
+        self.send_and_wait(self.data)
+        self.assertTrue(warning.is_shown())
+        self.assertIn("of the 4 features", str(warning))
+        reduced = self.get_output(w.Outputs.reduced_data)
+        self.assertEqual(reduced.domain.attributes, ())
+        w.controls.n_permutations.setValue(99)
+        self.assertFalse(warning.is_shown())
+        w.controls.n_permutations.setValue(19)
+        self.assertTrue(warning.is_shown())
+        w.controls.n_selected.setValue(3)       # back to top N
+        self.assertFalse(warning.is_shown())
+        w.controls.alpha.setValue(0.03)   # q < α again
+        self.assertTrue(warning.is_shown())
+        w.controls.significance.setCurrentIndex(0)      # no test
+        w.controls.significance.activated.emit(0)
+        self.assertFalse(warning.is_shown())
+
     def test_progress_reported(self):
         values = []
         self.widget.progressBarValueChanged.connect(values.append)
@@ -494,6 +591,44 @@ class ReliefWidgetTests:
         best = self.data.domain.attributes[int(np.argmax(self.weights_out()))]
         self.assertIn(best.name, html)
 
+    def test_report_names_the_rule(self):
+        """The report states every setting the weights depend on, the
+        neighbourhood rule included, and the top features."""
+        w = self.widget
+        index = w.RULES.index("multisurf*")
+        w.controls.rule_index.setCurrentIndex(index)
+        w.controls.rule_index.activated.emit(index)
+        self.send_and_wait(self.data)
+        w.report_html = ""
+        w.send_report()
+        html = w.report_html
+        self.assertIn("Neighbourhood rule", html)
+        self.assertIn("MultiSURF*", html)
+        self.assertIn("Top weights", html)
+        best = self.data.domain.attributes[int(np.argmax(self.weights_out()))]
+        self.assertIn(best.name, html)
+
+    def test_settings_of_an_older_version_load(self):
+        """Settings saved before settings were versioned (version 0) load
+        through migrate_settings and give the same scorer."""
+        settings = dict(k_nearest=7, sample_instances=True, n_iterations=30,
+                        random_state=2, rule_index=0, misses_any=1,
+                        significance=2, n_permutations=19, select_percent=2,
+                        alpha=0.2, n_plotted=3)
+        with patch.object(self.WIDGET, "migrate_settings",
+                          wraps=self.WIDGET.migrate_settings) as migrate:
+            w = self.create_widget(self.WIDGET,
+                                   stored_settings=dict(settings))
+        self.assertEqual(migrate.call_args[0][1], 0)
+        for name, value in settings.items():
+            self.assertEqual(getattr(w, name), value, name)
+        scorer = self.get_output(w.Outputs.scorer, widget=w)
+        self.assertEqual((scorer.k_nearest, scorer.n_iterations,
+                          scorer.random_state, scorer.misses),
+                         (7, 30, 2, "any"))
+        self.send_and_wait(self.data, widget=w)
+        self.assertIsNotNone(self.get_output(w.Outputs.scores, widget=w))
+
     def test_convergence_plot(self):
         self.send_and_wait(self.data)
         res = self.widget.result
@@ -510,6 +645,78 @@ class ReliefWidgetTests:
         self.assertEqual(len(plot.curves), 2)
         self.send_signal(self.widget.Inputs.data, None)
         self.assertEqual(plot.curves, [])
+
+    def test_view_cleared_when_a_recompute_starts(self):
+        """While a rerun with a new rule runs, the table and the plot do not
+        show the previous rule's weights."""
+        w = self.widget
+        self.send_and_wait(self.data)
+        self.assertEqual(w.model.rowCount(), 4)
+        self.assertEqual(len(w.plotview.curves), 4)
+        index = w.RULES.index("multisurf")
+        w.controls.rule_index.setCurrentIndex(index)
+        w.controls.rule_index.activated.emit(index)
+        self.assertIsNotNone(w.task)
+        self.assertEqual(w.model.rowCount(), 0)
+        self.assertEqual(w.plotview.curves, [])
+        self.assertIsNone(w.result)
+        self.wait_until_finished(timeout=60000)
+        self.assertEqual(w.model.rowCount(), 4)
+        self.assertEqual(len(w.plotview.curves), 4)
+
+    def test_emptied_plots_have_fresh_axes(self):
+        """A table without a class empties the plots and their axes too
+        (not the last data's ranges)."""
+        fresh = self.create_widget(self.WIDGET)
+        fresh_ranges = [view.plot.getViewBox().viewRange()
+                        for view in (fresh.plotview, fresh.rankview)]
+        w = self.widget
+        w.stability_on, w.n_resamples = True, 3
+        w.show()
+        self.send_and_wait(self.data)
+        self.process_events()
+        shown = w.plotview.plot.getViewBox().viewRange()
+        self.assertGreater(shown[0][1], 40)     # 50 visited instances
+        self.assertNotEqual(w.rankview.plot.getViewBox().viewRange(),
+                            fresh_ranges[1])
+        self.send_and_wait(self.data.transform(
+            Domain(self.data.domain.attributes)))
+        self.assertTrue(w.Error.no_class.is_shown())
+        self.process_events()
+        w.hide()
+        for view, fresh_range in zip((w.plotview, w.rankview), fresh_ranges):
+            np.testing.assert_allclose(view.plot.getViewBox().viewRange(),
+                                       fresh_range)
+
+    def test_legend_is_outside_the_data_area(self):
+        """The convergence plot's legend covers no curve: it lies outside
+        the plot's data area (the view box)."""
+        w = self.widget
+        self.send_and_wait(self.data)
+        w.show()
+        self.process_events()
+        legend = w.plotview.legend
+        self.assertEqual(len(legend.items), 4)
+        box = w.plotview.plot.getViewBox().sceneBoundingRect()
+        self.assertFalse(legend.sceneBoundingRect().intersects(box))
+        self.assertTrue(w.plotview.sceneRect().contains(
+            legend.sceneBoundingRect()))
+        w.hide()
+
+    def test_controls_fit_without_scrolling(self):
+        """At the widget's default size the control area needs no
+        scrollbar (pdReliefF's needed one), with room to spare."""
+        w = self.widget
+        self.send_and_wait(self.data)
+        w.show()
+        self.process_events()
+        area = w.controlArea
+        while not isinstance(area, QAbstractScrollArea):
+            area = area.parentWidget()
+        self.assertFalse(area.verticalScrollBar().isVisible())
+        self.assertLessEqual(w.controlArea.sizeHint().height() + 30,
+                             area.viewport().height())
+        w.hide()
 
     def test_screenshots(self):
         """Render the widget and its plot for the documentation."""
@@ -535,10 +742,59 @@ class ReliefWidgetTests:
         self.assertGreater(os.path.getsize(path), 10000)
 
 
+class TestRunKeepsOtherWarnings(unittest.TestCase):
+    def test_warnings_of_other_threads_are_not_collected(self):
+        """The background task collects the engine's own warnings only: a
+        warning another widget issues on the GUI thread meanwhile reaches
+        that thread's handler, not the Relief widget (issue 30: kNN's
+        warning was shown by ReliefF)."""
+        inside, go_on = threading.Event(), threading.Event()
+
+        class Blocking(ReliefF):
+            def score_table(self, *args, **kwargs):
+                inside.set()
+                self.assertion = go_on.wait(60)
+                return super().score_table(*args, **kwargs)
+
+        scorer = Blocking()             # k = 10 > the 7 versicolor
+        state = SimpleNamespace(set_progress_value=lambda _: None,
+                                set_status=lambda _: None,
+                                is_interruption_requested=lambda: False)
+        done = []
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            worker = threading.Thread(target=lambda: done.append(
+                owreliefbase.run(small_iris()[:24], scorer, None, None,
+                                 state)))
+            worker.start()
+            self.assertTrue(inside.wait(60))
+            warnings.warn("someone else's warning", UserWarning)
+            go_on.set()
+            worker.join(60)
+        self.assertTrue(scorer.assertion)
+        out, = done
+        self.assertNotIn("someone else's warning", out.warnings)
+        self.assertEqual(len(out.warnings), 1, out.warnings)
+        self.assertIn("Iris-versicolor", out.warnings[0])
+        self.assertIn("someone else's warning",
+                      [str(w.message) for w in caught])
+
+
 class TestOWReliefF(ReliefWidgetTests, widget_tests.WidgetTest):
     WIDGET = OWReliefF
     SCORER = ReliefF
     IMAGE = "ReliefF"
+
+
+class TestOrangeChecksAreOn(unittest.TestCase):
+    def test_widget_test_checks_run_for_every_widget(self):
+        """WidgetTest's own checks (minimum size, message classes, image
+        export) are not switched off for any of the three widgets."""
+        for case in (TestOWReliefF, TestOWDReliefF, TestOWPDReliefF):
+            for name in ("test_minimum_size", "test_msg_base_class",
+                         "test_image_export"):
+                self.assertTrue(callable(getattr(case, name, None)),
+                                (case.__name__, name))
 
 
 class TestStirInTheReliefFWidget(widget_tests.WidgetTest):
@@ -627,18 +883,44 @@ class TestRankWithReliefScorers(widget_tests.WidgetTest):
         self.wait_until_finished(widget=rank, timeout=60000)
         scores = self.get_output(rank.Outputs.scores, widget=rank)
         names = [a.name for a in scores.domain.attributes]
-        self.assertEqual(names, ["ReliefF (k=10)", "dReliefF (k=10)",
-                                 "pdReliefF (k=10)"])
+        self.assertEqual(names, ["ReliefF k10", "dReliefF", "pdReliefF"])
         for column, cls in enumerate((ReliefF, DReliefF, PDReliefF)):
             np.testing.assert_allclose(scores.X[:, column], cls()(data),
                                        rtol=1e-12)
         self.assertFalse(rank.Error.active)
+
+    def test_screenshot_of_rank_with_the_relief_columns(self):
+        """Rank with information gain and the add-on's three scorers on
+        heart_disease, for the documentation: every title readable."""
+        data = Table("heart_disease")
+        rank = self.create_widget(
+            OWRank, stored_settings={"selected_methods": {"Information Gain"}})
+        self.send_signal(rank.Inputs.data, data, widget=rank)
+        for i, cls in enumerate((OWReliefF, OWDReliefF, OWPDReliefF)):
+            widget = self.create_widget(cls)
+            self.send_signal(rank.Inputs.scorer, self.get_output(
+                widget.Outputs.scorer, widget=widget), i, widget=rank)
+        self.wait_until_finished(widget=rank, timeout=60000)
+        model = rank.ranksModel
+        headers = [model.headerData(i, Qt.Horizontal, Qt.DisplayRole)
+                   for i in range(model.columnCount())]
+        self.assertEqual(headers[-3:], ["ReliefF k10", "dReliefF",
+                                        "pdReliefF"])
+        rank.resize(900, 520)
+        rank.show()
+        self.process_events()
+        os.makedirs(IMAGES, exist_ok=True)
+        path = os.path.join(IMAGES, "Rank-relief.png")
+        self.assertTrue(rank.grab().save(path))
+        rank.hide()
+        self.assertGreater(os.path.getsize(path), 10000)
 
     def test_rank_tells_builtin_relieff_from_ours(self):
         """With Orange's own ReliefF ticked as well, every column's title
         is different."""
         data = small_iris()
         rank = self.create_widget(OWRank)
+        rank.selected_methods = {"ReliefF"}     # Orange's own
         self.send_signal(rank.Inputs.data, data, widget=rank)
         self.send_signal(rank.Inputs.scorer, ReliefF(), 0, widget=rank)
         self.send_signal(rank.Inputs.scorer, ReliefF(neighbours="multisurf"),
@@ -646,9 +928,47 @@ class TestRankWithReliefScorers(widget_tests.WidgetTest):
         self.wait_until_finished(widget=rank, timeout=60000)
         scores = self.get_output(rank.Outputs.scores, widget=rank)
         names = [a.name for a in scores.domain.attributes]
-        self.assertEqual(len(names), len(set(names)), names)
-        self.assertIn("ReliefF (k=10)", names)
-        self.assertIn("MultiSURF", names)
+        self.assertEqual(names, ["ReliefF", "ReliefF k10", "MultiSURF"])
+
+    def test_rank_headers_are_not_elided(self):
+        """Rank's columns have a fixed width (80 pixels) and elide a longer
+        title ("Reli…=10)"): the add-on's titles fit, with the default
+        settings and with another k or rule for ReliefF, so no column needs
+        hovering. (The column Rank sorts by loses room to the arrow.)"""
+        data = small_iris()
+        scorers = [ReliefF(), DReliefF(), PDReliefF(), ReliefF(k_nearest=5),
+                   ReliefF(neighbours="multisurf"), ReliefF(neighbours="surf*")]
+        rank = self.create_widget(OWRank)
+        self.send_signal(rank.Inputs.data, data, widget=rank)
+        for i, scorer in enumerate(scorers):
+            self.send_signal(rank.Inputs.scorer, scorer, i, widget=rank)
+        self.wait_until_finished(widget=rank, timeout=60000)
+        rank.show()
+        self.process_events()
+        header = rank.ranksView.horizontalHeader()
+        model = rank.ranksModel
+        # the style elides the title to the label's rectangle, in bold when
+        # the column has selected rows (Rank's default: the best 5)
+        font = QFont(header.font())
+        font.setBold(True)
+        metrics = QFontMetricsF(font)
+        first = model.columnCount() - len(scorers)
+        self.assertNotEqual(header.sortIndicatorSection(), first)
+        for column in range(first, model.columnCount()):
+            text = model.headerData(column, Qt.Horizontal, Qt.DisplayRole)
+            option = QStyleOptionHeader()
+            option.initFrom(header)
+            option.orientation = Qt.Horizontal
+            option.state |= QStyle.StateFlag.State_Horizontal
+            option.rect = QRect(0, 0, header.sectionSize(column),
+                                header.height())
+            room = header.style().subElementRect(
+                QStyle.SubElement.SE_HeaderLabel, option, header).width()
+            self.assertEqual(header.sectionSize(column), 80)
+            self.assertLessEqual(metrics.horizontalAdvance(text), room, text)
+            self.assertEqual(metrics.elidedText(text, header.textElideMode(),
+                                                room), text)
+        rank.hide()
 
 
 if __name__ == "__main__":

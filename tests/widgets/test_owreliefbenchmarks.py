@@ -4,6 +4,10 @@ import os
 
 import numpy as np
 
+from AnyQt.QtCore import Qt
+from AnyQt.QtTest import QTest
+from AnyQt.QtWidgets import QAbstractSpinBox
+
 from Orange.widgets.tests import base as widget_tests
 
 from orangecontrib.relief import datasets
@@ -97,6 +101,46 @@ class TestOWReliefBenchmarks(widget_tests.WidgetTest):
         widget.commit.now()
         self.assertEqual(len(self.output().domain.attributes), 8)
 
+    def test_enter_in_every_spin_box_applies(self):
+        # issue 30: Enter in a spin box must apply (with auto-apply off too:
+        # then it presses Apply) and never lose the value
+        widget = self.widget
+        widget.show()
+        values = (("modulo_p", 3, widget.Modulo), ("modulo_important", 3, widget.Modulo),
+                  ("modulo_random", 4, widget.Modulo),
+                  ("modulo_instances", 80, widget.Modulo),
+                  ("led_irrelevant", 5, widget.LED), ("led_instances", 150, widget.LED),
+                  ("led_noise", 5, widget.LED), ("random_state", 9, widget.LED))
+        self.assertEqual({getattr(widget.controls, name) for name, *_ in values},
+                         set(widget.findChildren(QAbstractSpinBox)))  # every one
+        for auto_apply in (True, False):
+            widget.controls.auto_apply.setChecked(auto_apply)
+            for name, value, problem in values:
+                with self.subTest(name=name, auto_apply=auto_apply):
+                    value += not auto_apply     # a new value in the second round
+                    spin = getattr(widget.controls, name)
+                    spin.setFocus()
+                    spin.lineEdit().selectAll()
+                    QTest.keyClicks(spin.lineEdit(), str(value))
+                    QTest.keyClick(spin.lineEdit(), Qt.Key_Enter)
+                    self.assertEqual(getattr(widget, name), value)
+                    self.assertEqual(widget.problem, problem)
+                    assert_same_table(self, self.output(), widget.generate())
+
+    def test_settings_of_version_1_load(self):
+        # as a workflow saved by the first version stores them
+        settings = {"problem": 2, "modulo_p": 3, "modulo_important": 2,
+                    "modulo_random": 5, "modulo_instances": 70, "corral_rows": 1,
+                    "led_irrelevant": 4, "led_instances": 150, "led_noise": 20,
+                    "monk_problem": 2, "monk_split": 1, "random_state": 3,
+                    "auto_apply": True, "__version__": 1}
+        widget = self.create_widget(OWReliefBenchmarks, stored_settings=settings)
+        for name, value in settings.items():
+            if name != "__version__":
+                self.assertEqual(getattr(widget, name), value, name)
+        assert_same_table(self, self.output(widget=widget),
+                          datasets.led(4, 150, noise=0.2, random_state=3))
+
     def test_settings_round_trip(self):
         widget = self.widget
         widget.problem, widget.led_irrelevant, widget.led_noise = widget.LED, 4, 20
@@ -108,10 +152,17 @@ class TestOWReliefBenchmarks(widget_tests.WidgetTest):
                           datasets.led(4, 150, noise=0.2, random_state=3))
 
     def test_report(self):
-        self.widget.send_report()
-        self.widget.problem = self.widget.MONK
-        self.widget.commit.now()
-        self.widget.send_report()
+        widget = self.widget
+        widget.create_report_html()
+        html = widget.report_html
+        for text in ("Modulo-p-I", "Instances", "60", "Seed", "I1, I2"):
+            self.assertIn(text, html)
+        widget.problem, widget.monk_problem = widget.MONK, 2
+        widget.commit.now()
+        widget.create_report_html()
+        html = widget.report_html
+        for text in ("MONK-3", "train", "a2, a4, a5"):
+            self.assertIn(text, html)
 
     def test_screenshot(self):
         widget = self.widget

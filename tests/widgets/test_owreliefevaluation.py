@@ -1,21 +1,25 @@
 """Tests of the Relief Evaluation widget (Orange WidgetTest)."""
 # pylint: disable=missing-docstring,protected-access
 import os
+from types import SimpleNamespace
 
 import numpy as np
 
 from AnyQt.QtCore import Qt
+from AnyQt.QtTest import QTest
+from AnyQt.QtWidgets import QAbstractSpinBox
 
 from Orange.classification import NaiveBayesLearner
-from Orange.data import Table
+from Orange.data import Domain, Table
 from Orange.preprocess import score
+from Orange.widgets.settings import Context
 from Orange.widgets.tests import base as widget_tests
 
 from orangecontrib.relief import DReliefF, ReliefF
 from orangecontrib.relief import datasets
 from orangecontrib.relief.evaluation import weight_quality, wrapper_curve
 from orangecontrib.relief.widgets.owreliefevaluation import (
-    OWReliefEvaluation, ScorerWeights)
+    OWReliefEvaluation, ScorerWeights, WrapperPlot)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 IMAGES = os.path.join(ROOT, "doc", "widgets", "images")
@@ -56,11 +60,53 @@ class TestOWReliefEvaluation(widget_tests.WidgetTest):
         """The last output sent, without waiting for a running task to finish."""
         return self.signal_manager.outputs.get((self.widget, signal.name))
 
+    @staticmethod
+    def type_and_enter(spin, value):
+        """Type `value` into `spin`'s line edit and press Enter, as a user does."""
+        spin.setFocus()
+        edit = spin.lineEdit()
+        edit.selectAll()
+        QTest.keyClicks(edit, str(value))
+        QTest.keyClick(edit, Qt.Key_Enter)
+
+    def test_enter_in_a_spin_box_applies_and_never_cancels(self):
+        # issue 30: Enter in a spin box clicked an auto-default button; with the
+        # window first shown while Recompute had the focus, Qt made Cancel the
+        # default, and Enter cancelled the run the new value had started
+        widget = self.widget
+        widget.recompute_button.setFocus()
+        widget.show()
+        self.send(self.data, [self.relieff])
+        clicked = []
+        for button in (widget.recompute_button, widget.cancel_button):
+            button.clicked.connect(lambda _=False, b=button: clicked.append(b.text()))
+        self.assertEqual({widget.controls.folds, widget.controls.random_state},
+                         set(widget.findChildren(QAbstractSpinBox)))    # every one
+        for auto_apply, name, value in ((True, "folds", 4), (True, "random_state", 7),
+                                        (False, "folds", 5), (False, "random_state", 8)):
+            with self.subTest(name=name, auto_apply=auto_apply):
+                widget.controls.auto_apply.setChecked(auto_apply)
+                clicked.clear()
+                self.type_and_enter(getattr(widget.controls, name), value)
+                self.assertEqual(getattr(widget, name), value)
+                self.assertEqual(clicked, [])
+                self.assertIsNotNone(widget.task)
+                self.wait_until_finished(timeout=60000)
+                self.assertFalse(widget.Information.cancelled.is_shown())
+                self.assertEqual(widget.model.rowCount(), 1)
+                expected = wrapper_curve(self.data, [self.relieff], folds=widget.folds,
+                                         random_state=widget.random_state)
+                np.testing.assert_allclose(widget.result.curves[0].mean_accuracy,
+                                           expected[0].mean_accuracy)
+                if auto_apply:
+                    self.assertIsNotNone(self.evaluation())
+        self.assertIn("5-fold", widget.plotview.plot.titleLabel.text)
+
     def test_measures_and_curves_equal_the_library(self):
         scorers = [self.relieff, score.InfoGain()]
         self.send(self.data, scorers)
         table = self.evaluation()
-        self.assertEqual(list(table.metas[:, 0]), ["ReliefF (k=5)", "InfoGain"])
+        self.assertEqual(list(table.metas[:, 0]), [self.relieff.name, "InfoGain"])
         expected_curves = wrapper_curve(self.data, [ScorerWeights(s) for s in scorers],
                                         folds=3, protocol="honest")
         names = [var.name for var in self.data.domain.attributes]
@@ -209,7 +255,7 @@ class TestOWReliefEvaluation(widget_tests.WidgetTest):
         self.send(self.data, [FailingScorer(), self.relieff])
         self.assertTrue(self.widget.Warning.scorer_failed.is_shown())
         self.assertIn("Broken", str(self.widget.Warning.scorer_failed))
-        self.assertEqual(list(self.evaluation().metas[:, 0]), ["ReliefF (k=5)"])
+        self.assertEqual(list(self.evaluation().metas[:, 0]), [self.relieff.name])
 
     def test_scorer_removed(self):
         self.send(self.data, [self.relieff, score.InfoGain()])
@@ -241,6 +287,36 @@ class TestOWReliefEvaluation(widget_tests.WidgetTest):
         mask = clone.important_mask()
         self.assertEqual(mask.tolist(), [True] * 4 + [False, True])
 
+    def test_new_data_refreshes_the_feature_list(self):
+        # issue 30: Reduced Data (4 features), then the whole table (6): the list
+        # kept showing 4 rows until a box was ticked
+        widget = self.widget
+        widget.show()
+        widget.controls.important_source.buttons[1].click()
+        domain = self.data.domain
+        names = ["A0", "A1", "Correlated", "Irrelevant"]
+        reduced = self.data.transform(
+            Domain([domain[name] for name in names], domain.class_vars))
+        view, model = widget.important_view, widget.important_model
+        for data in (reduced, self.data, reduced):
+            self.send_signal(widget.Inputs.data, data)
+            self.process_events()
+            attributes = [var.name for var in data.domain.attributes]
+            self.assertEqual([model.item(row).text() for row in range(model.rowCount())],
+                             attributes)
+            for row in range(model.rowCount()):     # the view shows every row
+                rect = view.visualRect(model.index(row, 0))
+                self.assertTrue(rect.isValid(), attributes[row])
+                self.assertEqual(view.indexAt(rect.center()).row(), row)
+            # features the earlier (smaller) data did not have start from the
+            # data's marks: B0 and B1 are ticked
+            self.assertEqual(
+                [model.item(row).checkState() == Qt.Checked
+                 for row in range(model.rowCount())],
+                [name in ("A0", "A1", "B0", "B1") for name in attributes])
+            self.assertEqual(widget.important_mask().tolist(),
+                             [name in ("A0", "A1", "B0", "B1") for name in attributes])
+
     def test_context_without_relevant_features(self):
         # a domain without relevant marks stores an empty tick list and comes back
         zoo = Table("zoo")[::4]
@@ -266,10 +342,114 @@ class TestOWReliefEvaluation(widget_tests.WidgetTest):
         self.assertFalse(self.widget.Error.compute_failed.is_shown())
         self.assertIsNotNone(self.evaluation())
 
+    def test_legend_is_outside_the_data_area(self):
+        # issue 30: the legend covered the curves
+        widget = self.widget
+        self.send(datasets.corral(160), [ReliefF(k_nearest=5), DReliefF(k_nearest=5),
+                                         score.InfoGain()])
+        plotview = widget.plotview
+        for width, height in ((900, 640), (620, 480)):
+            widget.resize(width, height)
+            widget.show()
+            self.process_events()
+            legend = plotview.legend
+            self.assertEqual(len(legend.items), 3)
+            legend_rect = legend.sceneBoundingRect()
+            self.assertFalse(legend_rect.intersects(
+                plotview.plot.getViewBox().sceneBoundingRect()))
+            # and it is on the view, not pushed out of sight
+            self.assertTrue(plotview.sceneRect().contains(legend_rect))
+            for item in plotview.curves:
+                self.assertFalse(legend_rect.intersects(item.sceneBoundingRect()))
+        # a new result replaces the legend; no data removes it
+        self.send(self.data)
+        legends = [item for item in plotview.scene().items()
+                   if isinstance(item, type(plotview.legend))]
+        self.assertEqual(legends, [plotview.legend])
+        self.send_signal(widget.Inputs.data, None)
+        self.assertIsNone(plotview.legend)
+        self.assertFalse(any(isinstance(item, type(legends[0]))
+                             for item in plotview.scene().items()))
+
+    def test_number_of_features_axis_has_whole_ticks(self):
+        # issue 30: with two or three features the axis showed 1.5 and 2.5
+        def tick_values(plotview):
+            axis = plotview.plot.getAxis("bottom")
+            levels = axis.tickValues(*axis.range, axis.geometry().width())
+            return [value for _, values in levels for value in values]
+
+        plotview = WrapperPlot()
+        for n_features in (2, 3, 7, 40, 250):
+            sizes = np.arange(1, n_features + 1)
+            accuracy = np.linspace(0.6, 0.9, n_features)
+            curve = SimpleNamespace(
+                scorer="ReliefF", sizes=sizes, mean_accuracy=accuracy,
+                std_accuracy=np.full(n_features, 0.02), best_size=n_features,
+                best_accuracy=accuracy[-1])
+            plotview.set_curves([curve], "title")
+            for width in (260, 1200):
+                with self.subTest(n_features=n_features, width=width):
+                    plotview.resize(width, 400)
+                    plotview.show()
+                    self.process_events()
+                    values = tick_values(plotview)
+                    self.assertGreaterEqual(len(values), 2)
+                    self.assertTrue(all(float(v).is_integer() for v in values), values)
+        plotview.close()
+        # the widget's own plot on a table of three features
+        widget = self.widget
+        domain = self.data.domain
+        self.send(self.data.transform(Domain(domain.attributes[:3], domain.class_vars)),
+                  [self.relieff])
+        widget.show()
+        self.process_events()
+        values = tick_values(widget.plotview)
+        self.assertEqual(sorted(set(values)), [1, 2, 3])
+
     def test_report(self):
-        self.widget.send_report()
-        self.send(self.data, [self.relieff])
-        self.widget.send_report()
+        widget = self.widget
+        widget.create_report_html()                 # no data: the settings only
+        self.assertIn("Folds", widget.report_html)
+        self.assertNotIn("Best subsets", widget.report_html)
+        widget.random_state = 13
+        self.send(self.data, [self.relieff, score.InfoGain()])
+        widget.create_report_html()
+        html = widget.report_html
+        for text in ("Honest", "Folds", "Seed of the folds", "13",
+                     "1-nearest neighbour", f"best subset of {self.relieff.name}",
+                     "A0, A1, B0, B1",                # the important features
+                     "Best subsets", "InfoGain", "<img"):
+            self.assertIn(text.lower(), html.lower())
+        # every scorer's best subset: its top features, as many as its best size
+        names = [var.name for var in self.data.domain.attributes]
+        for name, weights, curve in zip(widget.result.names, widget.result.weights,
+                                        widget.result.curves):
+            top = widget.ranking(weights, names)[:curve.best_size]
+            self.assertIn(f"accuracy {curve.best_accuracy:.3f} with {curve.best_size}: "
+                          f"{', '.join(top)}", html)
+
+    def test_settings_of_version_1_load(self):
+        # as a workflow saved by the first version stores them
+        context = Context(
+            values={"ticked": ({("A0", 101): True, ("A1", 101): False,
+                                ("B0", 101): True, ("B1", 101): True,
+                                ("Irrelevant", 101): False,
+                                ("Correlated", 101): True}, -4),
+                    "__version__": 1},
+            attributes={"A0": 1, "A1": 1, "B0": 1, "B1": 1, "Irrelevant": 1,
+                        "Correlated": 1, "class": 1},
+            metas={})
+        settings = {"auto_apply": False, "folds": 4, "important_source": 1,
+                    "protocol": 1, "random_state": 7, "selected_scorer": 1,
+                    "__version__": 1, "context_settings": [context]}
+        widget = self.create_widget(OWReliefEvaluation, stored_settings=settings)
+        self.send_signal(widget.Inputs.data, self.data, widget=widget)
+        self.assertEqual((widget.folds, widget.protocol, widget.random_state,
+                          widget.selected_scorer, widget.auto_apply), (4, 1, 7, 1, False))
+        self.assertEqual(widget.important_source, widget.Ticked)
+        self.assertEqual(widget.important_mask().tolist(),
+                         [True, False, True, True, False, True])
+
 
     def test_screenshot(self):
         widget = self.widget

@@ -1,10 +1,12 @@
 """The widget category is discovered and the example workflows load."""
 # pylint: disable=missing-docstring
+import glob
 import os
 import time
 import unittest
+import warnings
 
-from AnyQt.QtCore import Qt
+from AnyQt.QtCore import Qt, QTimer
 
 from orangecanvas.application.examples import list_workflows
 from orangecanvas.registry import WidgetRegistry
@@ -19,6 +21,7 @@ from Orange.widgets.tests import base as widget_tests
 
 import orangecontrib.relief.tutorials as tutorials
 import orangecontrib.relief.widgets as category
+from orangecontrib.relief.widgets.owreliefbase import OWReliefBase
 
 TUTORIALS_DIR = os.path.dirname(tutorials.__file__)
 WORKFLOWS = ("relief-preprocessor.ows", "relief-ranking.ows")
@@ -147,6 +150,48 @@ class TestTutorials(widget_tests.WidgetTest):
             self.assertFalse(widget.Error.active, title)
         return widgets
 
+    def test_every_bundled_workflow_runs_clean(self):
+        """Every tutorials/*.ows, opened as the canvas opens it (the real
+        widget registry, Orange's widgets included) and run to the end: no
+        widget shows an error, and no Relief widget shows a message it did
+        not raise itself, although another widget (here a timer on the GUI
+        thread) issues warnings all the while the Relief tasks run."""
+        paths = sorted(glob.glob(os.path.join(TUTORIALS_DIR, "*.ows")))
+        self.assertEqual([os.path.basename(p) for p in paths],
+                         sorted(WORKFLOWS))
+        foreign = "a warning of another widget"
+        for path in paths:
+            with self.subTest(os.path.basename(path)), \
+                    warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                timer = QTimer(interval=5)
+                timer.timeout.connect(
+                    lambda: warnings.warn(foreign, UserWarning))
+                timer.start()
+                try:
+                    widgets = self.run_workflow(os.path.basename(path))
+                    relief = {title: w for title, w in widgets.items()
+                              if isinstance(w, OWReliefBase)}
+                    deadline = time.time() + 90
+                    while any(w.task is not None for w in relief.values()) \
+                            and time.time() < deadline:
+                        self.process_events()
+                        time.sleep(0.02)
+                finally:
+                    timer.stop()
+                # the GUI thread's warnings reached their own handler
+                self.assertIn(foreign, [str(w.message) for w in caught])
+                self.assertTrue(relief)
+                for title, widget in relief.items():
+                    self.assertIsNotNone(widget.result, title)
+                    shown = [msg.formatted for group in widget.message_groups
+                             for msg in group.active]
+                    self.assertFalse(
+                        [text for text in shown if foreign in text], title)
+                    # CorrAl is clean: a Relief widget has nothing to say
+                    self.assertFalse(widget.Warning.active, (title, shown))
+                    self.assertFalse(widget.Error.active, (title, shown))
+
     def test_ranking_workflow_runs(self):
         widgets = self.run_workflow("relief-ranking.ows")
         select = widgets["Select Columns"]
@@ -156,8 +201,8 @@ class TestTutorials(widget_tests.WidgetTest):
         model = widgets["Rank"].ranksModel
         headers = [model.headerData(i, Qt.Horizontal, Qt.DisplayRole)
                    for i in range(model.columnCount())]
-        self.assertEqual(headers[-3:], ["ReliefF (k=10)", "dReliefF (k=10)",
-                                        "pdReliefF (k=10)"])
+        self.assertEqual(headers[-3:], ["ReliefF k10", "dReliefF",
+                                        "pdReliefF"])
         for title in ("ReliefF", "dReliefF", "pdReliefF"):
             self.assertIsNotNone(widgets[title].result, title)
 

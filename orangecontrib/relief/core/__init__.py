@@ -1,16 +1,30 @@
 """Pure numpy + numba Relief engine; knows nothing of Orange or Qt.
 
-``doc/architecture.md`` maps its modules: ``prepare`` (data in kernel form),
-``diffs``, ``distances``, ``screens``, ``nominal``, ``sparse`` (how far apart
-two instances are), ``neighbours`` (which neighbours count, and how much),
-``updates`` and ``estimates`` (what a visit adds, what the sums mean),
-``visits`` (ReliefF's loop) and ``feedback`` (dReliefF / pdReliefF's), with
-``plan`` and ``engine`` in Python around them.
+``doc/architecture.md`` maps its modules:
+
+* the contract's steps, written once: ``prepare`` (data in kernel form),
+  ``diffs``, ``distances``, ``screens``, ``nominal``, ``sparse`` (how far
+  apart two instances are), ``pairs`` (SURF's mean distance over all
+  pairs), ``neighbours`` (which neighbours count, and how much),
+  ``updates``, ``estimates`` and ``pairsums`` (what a visit adds, what the
+  sums mean);
+* the registries and options: ``rules`` (neighbourhood rules),
+  ``options`` (every option checked once), ``speedups``, ``messages``
+  (warnings), ``result`` (what a run gives back);
+* the loops: ``visits`` (ReliefF's) and ``feedback`` (dReliefF /
+  pdReliefF's), compiled; ``vectorised`` (the NumPy path of a first use);
+  ``weka`` (compat="weka");
+* around them in Python: ``plan`` (layouts), ``runtime`` (batches,
+  threads, progress), ``engine`` (the public ``relieff``), ``warmup`` and
+  ``precompile`` (compiling the kernels in the background).
 """
-from .engine import ReliefResult, default_T, ranking, relieff
+from .engine import relieff
 from .estimates import distance_weights
-from .prepare import ReliefWarning
+from .messages import ReliefWarning, collect_warnings, quiet_warnings
+from .options import default_T
+from .result import ReliefResult, ranking
 from .speedups import Speedups
 
 __all__ = ["relieff", "ReliefResult", "ReliefWarning", "Speedups",
-           "default_T", "distance_weights", "ranking"]
+           "default_T", "distance_weights", "ranking", "collect_warnings",
+           "quiet_warnings"]

@@ -7,164 +7,25 @@ the layouts (``plan.py``), runs the visits in batches -- ReliefF's on several
 threads (``visits.py``), the feedback variants' in order (``feedback.py``) --
 with progress and cancel between batches, and turns the sums into weights.
 """
-import math
 import os
-import threading
 import time
-import warnings
-from concurrent.futures import ThreadPoolExecutor, wait
-from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
-import numba
 import numpy as np
 
 from . import pairsums, plan, vectorised, warmup
-from .estimates import VARIANT_D, VARIANT_PD, VARIANT_RELIEFF
+from .estimates import VARIANT_RELIEFF, VARIANT_PD
 from .feedback import feedback_batch
-from .neighbours import MODE_REGRESSION, RULE_K, RULES, Neighbourhood
-from .prepare import Data, Prepared, ReliefWarning, prepare
+from .messages import warn
+from .neighbours import MODE_REGRESSION, RULE_K, Neighbourhood
+from .options import VARIANTS, check_options, default_T, whole_number
+from .prepare import Data, Prepared, prepare
+from .result import ReliefResult
+from .rules import RULES
+from .runtime import (BATCH_BYTES, FIRST_BATCH_TERMS, Run, in_threads, pool,
+                      threads)
 from .speedups import ALL, Speedups
 from .visits import Blocks, relief_rows
-
-VARIANTS = {"relieff": VARIANT_RELIEFF, "drelieff": VARIANT_D,
-            "pdrelieff": VARIANT_PD}
-MISSES = ("per_class", "any")
-COMPATS = (None, "weka")
-
-# Each call into the kernels is sized to take about BATCH_SECONDS (measured
-# as the run goes), so progress is reported and a cancel takes effect several
-# times a second on any machine; the first call does FIRST_BATCH_TERMS terms.
-BATCH_SECONDS = 0.1
-FIRST_BATCH_TERMS = 20_000_000
-# ...and holds at most this many bytes of per-instance updates (wide data).
-BATCH_BYTES = 16_000_000
-
-
-@dataclass
-class ReliefResult:
-    """What a Relief run computed.
-
-    Attributes
-    ----------
-    weights : ndarray (n_features,)
-        The estimates W[A]; 0 for constant features, NaN for features with no
-        known value.
-    trace : ndarray (n_points, n_features) or None
-        The estimate after every ``trace_every``-th visited instance (and after
-        the last one), for convergence plots.
-    trace_steps : ndarray (n_points,) or None
-        The number of visited instances at each trace point.
-    n_iterations : int
-        m, the number of visited instances.
-    T : float or None
-        pdReliefF's steepness actually used.
-    regression : bool
-        True when the RReliefF form (numeric class) was used.
-    n_dropped : int
-        Rows left out because their class value was missing.
-    pair_sums : dict or None
-        With ``statistics=True``: STIR's sums over the (visit, neighbour)
-        pairs (``pairsums``), per feature ``S1_hit``, ``S2_hit``,
-        ``S1_miss``, ``S2_miss`` (0 for constant features, NaN for those
-        with no known value) and the scalars ``W_hit``, ``Q_hit``,
-        ``W_miss``, ``Q_miss``.
-    """
-    weights: np.ndarray
-    trace: Optional[np.ndarray]
-    trace_steps: Optional[np.ndarray]
-    n_iterations: int
-    T: Optional[float]
-    regression: bool
-    n_dropped: int
-    pair_sums: Optional[dict] = None
-
-
-def ranking(weights):
-    """Feature indices from the largest weight down; ties keep the features'
-    order and NaN weights (features with no known value) come last."""
-    weights = np.asarray(weights, dtype=float)
-    return np.argsort(-np.where(np.isnan(weights), -np.inf, weights),
-                      kind="stable")
-
-
-def default_T(m):
-    """T = 2 / ln(m), the seed's choice that makes f(w, m) independent of m."""
-    return 2.0 / math.log(m) if m > 1 else math.inf
-
-
-def _n_threads(n_jobs):
-    """The number of threads ``n_jobs`` asks for (None or -1: all cores)."""
-    if n_jobs is None or n_jobs < 0:
-        return numba.config.NUMBA_NUM_THREADS
-    return min(int(n_jobs), numba.config.NUMBA_NUM_THREADS)
-
-
-@contextmanager
-def _threads(n_jobs):
-    """The number of threads to use (numba's for the parallel loops too)."""
-    if n_jobs is None:
-        yield numba.get_num_threads()
-        return
-    old = numba.get_num_threads()
-    wanted = _n_threads(n_jobs)
-    numba.set_num_threads(wanted)
-    try:
-        yield wanted
-    finally:
-        numba.set_num_threads(old)
-
-
-def _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
-                   trace_every, n_jobs=None, neighbours="k",
-                   regression=False, compat=None):
-    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(
-            n_jobs, (int, np.integer)) or n_jobs == 0 or n_jobs < -1):
-        raise ValueError(f"n_jobs must be a positive number of threads, or -1 "
-                         f"(or None) for all cores; got {n_jobs!r}.")
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; "
-                         f"got {variant!r}.")
-    if isinstance(k_nearest, bool) or not isinstance(
-            k_nearest, (int, np.integer)) or k_nearest < 1:
-        raise ValueError(f"k_nearest must be a whole number of at least 1; "
-                         f"got {k_nearest!r}.")
-    if misses not in MISSES:
-        raise ValueError(f"misses must be 'per_class' (ReliefF) or 'any' "
-                         f"(Relief-E); got {misses!r}.")
-    if neighbours not in RULES:
-        raise ValueError(f"neighbours must be one of "
-                         f"{', '.join(map(repr, RULES))}; got {neighbours!r}.")
-    if neighbours != "k" and weight_by_distance:
-        raise ValueError(f"weight_by_distance ranks the k nearest; with "
-                         f"neighbours={neighbours!r} every neighbour within "
-                         "the radius counts the same. Use neighbours='k', or "
-                         "weight_by_distance=False.")
-    if neighbours.endswith("*") and regression:
-        raise ValueError(f"neighbours={neighbours!r} scores far instances, "
-                         "which RReliefF (a numeric target) does not define; "
-                         "use 'surf' or 'multisurf'.")
-    if weight_by_distance and not sigma > 0:
-        raise ValueError(f"sigma must be positive; got {sigma!r}.")
-    if T is not None and not T > 0:
-        raise ValueError(f"T must be positive (or None for 2/ln m); got {T!r}.")
-    if trace_every is not None and (not isinstance(
-            trace_every, (int, np.integer)) or trace_every < 1):
-        raise ValueError("trace_every must be a whole number of at least 1 "
-                         "(or None for no trace).")
-    if compat not in COMPATS:
-        raise ValueError(f"compat must be None (this add-on's definitions) "
-                         f"or 'weka' (Weka's ReliefFAttributeEval); got "
-                         f"{compat!r}.")
-    if compat == "weka" and misses != "per_class":
-        raise ValueError("Weka has no misses='any' (Relief-E); with "
-                         "compat='weka' use misses='per_class'.")
-    if compat == "weka" and neighbours != "k":
-        raise ValueError("Weka's ReliefFAttributeEval has only the k "
-                         "nearest neighbours; with compat='weka' use "
-                         "neighbours='k'.")
-
 
 def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             n_iterations=None, k_nearest=10, random_state=0,
@@ -172,7 +33,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             neighbours="k", progress=None, trace_every=None, n_jobs=None,
             speedups=None, status=None, kernels=None, compat=None,
             n_values=None, n_class_values=None, feature_names=None,
-            statistics=False):
+            class_names=None, statistics=False):
     """Estimate feature weights with ReliefF or one of its variants.
 
     Parameters
@@ -237,6 +98,9 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     n_values, n_class_values, feature_names : optional
         compat="weka": declared numbers of values of each nominal feature
         and of the class (default: largest code + 1); names for errors.
+    class_names : sequence of str, optional
+        The class values' names, for warnings (otherwise classes are named
+        by code).
 
     Returns
     -------
@@ -261,7 +125,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                   weight_by_distance=weight_by_distance, sigma=sigma, T=T,
                   neighbours=neighbours, trace_every=trace_every,
                   n_jobs=n_jobs, speedups=speedups,
-                  feature_names=feature_names, statistics=statistics)
+                  feature_names=feature_names, class_names=class_names,
+                  statistics=statistics)
     return run_setup(setup, progress=progress, trace_every=trace_every,
                      n_jobs=n_jobs, status=status, kernels=kernels)
 
@@ -272,7 +137,7 @@ def run_setup(setup, *, progress=None, trace_every=None, n_jobs=None,
     the ``ReliefResult`` (the options as in ``relieff``)."""
     if progress is not None:
         progress(0.0)           # a cancel can act before the first batch
-    run = _Run(setup.order, trace_every, progress, setup.regression,
+    run = Run(setup.order, trace_every, progress, setup.regression,
                setup.width + setup.n_sums)
     run.status, run.kernels = status, kernels
     if setup.hood is None:
@@ -282,14 +147,14 @@ def run_setup(setup, *, progress=None, trace_every=None, n_jobs=None,
             run.steps = list(range(trace_every, m + 1, trace_every))
             run.points = [np.zeros(a)] * len(run.steps)
     else:
-        with _threads(n_jobs) as n_threads:
+        with threads(n_jobs) as n_threads:
             if setup.variant == VARIANT_RELIEFF:
                 total = _relieff(setup, n_threads, run)
             else:
                 total = _feedback(setup, n_threads, run)
     result = _result(setup.prep, run, total[:setup.width], setup.T)
     if setup.n_sums:
-        result.pair_sums = _pair_sums(total[setup.width:], setup.prep)
+        result.pair_sums = pair_sums_by_feature(total[setup.width:], setup.prep)
     return result
 
 
@@ -314,11 +179,11 @@ def start(X, y, nominal=None, *, regression=False, variant="relieff",
           n_iterations=None, k_nearest=10, random_state=0, misses="per_class",
           weight_by_distance=False, sigma=2.0, T=None, neighbours="k",
           trace_every=None, n_jobs=None, speedups=None, feature_names=None,
-          statistics=False):
+          class_names=None, statistics=False):
     """Check the options of ``relieff`` (the same arguments) and plan the
     run: the ``Setup`` that ``relieff`` and the backends (``distributed``)
     run the visits of."""
-    _check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
+    check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                    trace_every, n_jobs, neighbours, regression)
     prep = prepare(X, y, nominal, regression, feature_names)
     n = prep.group.shape[0]
@@ -330,7 +195,8 @@ def start(X, y, nominal=None, *, regression=False, variant="relieff",
     a = prep.n_used
     hood = None
     if not (a == 0 or _nothing_to_learn(
-            prep, regression, k_nearest if neighbours == "k" else None)):
+            prep, regression,
+            k_nearest if RULES[neighbours].uses_k else None, class_names)):
         hood = plan.neighbourhood(prep, regression, misses, k_nearest,
                                   weight_by_distance, sigma, neighbours)
     n_sums = 0
@@ -344,7 +210,7 @@ def start(X, y, nominal=None, *, regression=False, variant="relieff",
 
 def _check_statistics(variant, regression, neighbours, trace_every, prep):
     """STIR's sums are ReliefF's, for classification on dense data."""
-    if regression or variant != "relieff" or neighbours.endswith("*"):
+    if regression or variant != "relieff" or RULES[neighbours].far:
         raise ValueError("statistics=True gathers STIR's sums of ReliefF's "
                          "near hits and misses: classification, "
                          "variant='relieff', a rule without far instances.")
@@ -352,7 +218,7 @@ def _check_statistics(variant, regression, neighbours, trace_every, prep):
         raise ValueError("statistics=True needs dense data and no trace.")
 
 
-def _pair_sums(sums, prep):
+def pair_sums_by_feature(sums, prep):
     """The pair sums of the kernel columns as a dict on the features."""
     a = prep.n_used
     out = {key: _to_features(sums[i * a:(i + 1) * a][None, :], prep)[0]
@@ -398,7 +264,7 @@ def finish(setup, total, trace_every=None, running=None):
     """The ``ReliefResult`` of the sums ``total`` of every visit's update;
     with ``trace_every``, ``running[j]`` is the sum of the first
     (j + 1) * trace_every visits' updates (the trace points)."""
-    run = _Run(setup.order, trace_every, None, setup.regression, setup.width)
+    run = Run(setup.order, trace_every, None, setup.regression, setup.width)
     if trace_every:
         run.steps = list(range(trace_every, setup.order.shape[0] + 1,
                                trace_every))
@@ -428,47 +294,9 @@ def _n_visits(n_iterations, n):
     """m, the number of instances visited."""
     if n_iterations is None:
         return n
-    if (isinstance(n_iterations, bool)
-            or not isinstance(n_iterations, (int, np.integer))
-            or not 1 <= n_iterations <= n):
-        raise ValueError(f"n_iterations must be a whole number between 1 and "
-                         f"the number of instances ({n}), or None for all; "
-                         f"got {n_iterations!r}.")
-    return int(n_iterations)
-
-
-class _Run:
-    """A run's visiting order, its batches (sized to take about
-    BATCH_SECONDS each), progress and trace points."""
-
-    def __init__(self, order, trace_every, progress, regression, width):
-        self.order, self.trace_every = order, trace_every
-        self.progress, self.regression, self.width = (progress, regression,
-                                                      width)
-        self.steps, self.points = [], []
-        self.status, self.kernels = None, None
-
-    def batches(self, first, most):
-        """(done, rows) of each batch; between batches, the progress
-        callback (which may raise to cancel)."""
-        m = self.order.shape[0]
-        batch, done = first, 0
-        while done < m:
-            rows = self.order[done:done + batch]
-            started = time.perf_counter()
-            yield done, rows
-            done += len(rows)
-            if self.progress is not None:
-                self.progress(done / m)
-            elapsed = time.perf_counter() - started
-            batch = max(1, min(4 * batch, most, int(
-                len(rows) * BATCH_SECONDS / max(elapsed, 1e-6))))
-
-    def trace_steps(self, done, count):
-        """The trace points among visits done + 1 .. done + count."""
-        every = self.trace_every
-        return range((done // every + 1) * every, done + count + 1, every) \
-            if every else range(0)
+    return whole_number(n_iterations, "n_iterations", maximum=n,
+                        otherwise=f"or None for all (the data has {n} "
+                                  f"instances)")
 
 
 def _relieff(setup, n_threads, run):
@@ -487,16 +315,16 @@ def _relieff(setup, n_threads, run):
     # on a virtual machine)
     updates = np.empty((min(most, m), run.width)) \
         if speedups.reused_buffer else None
-    with _pool(n_threads, speedups.thread_pool) as pool:
+    with pool(n_threads, speedups.thread_pool) as executor:
         for done, rows in run.batches(first, most):
             upd = updates[:len(rows)] if updates is not None \
                 else np.empty((len(rows), run.width))
             if kernels.compiled(done / m):
                 job = job or relieff_job(setup)
-                _in_threads(pool, n_threads, rows, upd, *job,
-                            block=job.blocks.size)
+                in_threads(executor, n_threads, rows, upd, *job,
+                           kernel=relief_rows, block=job.blocks.size)
             else:
-                vectorised.relieff_rows(kernels.dense, setup.hood, rows,
+                vectorised.relief_rows(kernels.dense, setup.hood, rows,
                                         setup.regression, upd)
             total = _accumulate(upd, total, done, run)
     return total
@@ -602,71 +430,39 @@ _READY = set()
 KERNELS_VARIABLE = "ORANGE3_RELIEF_KERNELS"
 
 
-def _nothing_to_learn(prep, regression, k_nearest):
+def _nothing_to_learn(prep, regression, k_nearest, class_names=None):
     """Warn about data with a defined but trivial result (True: all weights
     are 0) and about classes not bigger than k (None: a radius rule, no
     k)."""
     if not regression and np.count_nonzero(prep.class_counts) < 2:
-        warnings.warn("The data has only one class value; all weights are 0.",
-                      ReliefWarning, stacklevel=3)
+        warn("The data has only one class value; all weights are 0.",
+             stacklevel=3)
         return True
     if regression and np.all(prep.target == 0):
-        warnings.warn("The target is constant; all weights are 0.",
-                      ReliefWarning, stacklevel=3)
+        warn("The target is constant; all weights are 0.", stacklevel=3)
         return True
     if not regression and k_nearest is not None:
         small = [c for c, count in enumerate(prep.class_counts)
                  if 0 < count <= k_nearest]
         if small:
-            warnings.warn(
-                f"k_nearest={k_nearest} is not smaller than class(es) "
-                f"{small} (sizes {prep.class_counts[small].tolist()}); such a "
-                "class contributes all its instances.", ReliefWarning,
-                stacklevel=3)
+            warn(f"k_nearest={k_nearest} is not smaller than "
+                 f"{describe_classes(small, prep.class_counts, class_names)}"
+                 "; such a class contributes all its instances.",
+                 stacklevel=3)
     return False
 
 
-_POOLS = {}
-_POOLS_LOCK = threading.Lock()
-
-
-@contextmanager
-def _pool(n_threads, keep=True):
-    """A pool of ``n_threads`` threads for ReliefF's chunks, kept for later
-    calls (starting threads cost about 1 ms a call, a tenth of a fit on
-    500 x 50); one per process, as a forked child does not get the threads.
-    Not ``keep``: a pool of this call's own."""
-    if not keep:
-        with ThreadPoolExecutor(n_threads) as pool:
-            yield pool
-        return
-    key = (os.getpid(), n_threads)
-    with _POOLS_LOCK:
-        if key not in _POOLS:
-            _POOLS[key] = ThreadPoolExecutor(n_threads,
-                                             thread_name_prefix="relieff")
-        pool = _POOLS[key]
-    yield pool
-
-
-def _in_threads(pool, n_threads, rows, upd, *kernel_args, kernel=relief_rows,
-                block=4):
-    """ReliefF's updates for ``rows`` (into ``upd``): one chunk of whole
-    blocks of ``block`` rows per thread, each chunk visited by ``kernel``
-    (``visits.relief_rows``, or compat="weka"'s ``weka.neighbour_rows``;
-    in this thread when there is one chunk)."""
-    bounds = np.linspace(0, len(rows) / block, n_threads + 1)
-    bounds = np.minimum(block * np.round(bounds).astype(int), len(rows))
-    bounds[-1] = len(rows)
-    chunks = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-    if len(chunks) == 1:
-        kernel(rows, *kernel_args, upd)
-        return
-    futures = [pool.submit(kernel, rows[lo:hi], *kernel_args,
-                           upd[lo:hi]) for lo, hi in chunks]
-    wait(futures)       # all of them, even if one failed
-    for future in futures:
-        future.result()
+def describe_classes(codes, counts, class_names=None, most=5):
+    """How a message names classes `codes`: by name where `class_names`
+    gives one, with their sizes, the first `most` of them."""
+    def name(c):
+        if class_names is not None and c < len(class_names):
+            return repr(str(class_names[c]))
+        return f"code {c}"
+    shown = [f"{name(c)} ({int(counts[c])} instances)" for c in codes[:most]]
+    more = len(codes) - len(shown)
+    text = ("class " if len(codes) == 1 else "classes ") + ", ".join(shown)
+    return text + (f" and {more} more" if more > 0 else "")
 
 
 def _accumulate(upd, total, done, run):

@@ -28,12 +28,10 @@ from .prepare import SparseRows
 from .sparse import row_sum
 
 MODE_PER_CLASS, MODE_ANY, MODE_REGRESSION = 0, 1, 2
-# The neighbourhood rules: the k nearest, or all instances within a radius
-# (doc/semantics.md, "Neighbourhood rules").
+# The kernels' codes of the neighbourhood rules: the k nearest, or all
+# instances within a radius (their names and properties: rules.py).
 RULE_K, RULE_SURF, RULE_SURF_STAR, RULE_MULTISURF, RULE_MULTISURF_STAR = \
     0, 1, 2, 3, 4
-RULES = {"k": RULE_K, "surf": RULE_SURF, "surf*": RULE_SURF_STAR,
-         "multisurf": RULE_MULTISURF, "multisurf*": RULE_MULTISURF_STAR}
 # select() returns this many chosen when a screen leaves a radius rule's
 # choice open: the caller computes the row's float64 distances and asks again
 UNSETTLED = -2

@@ -10,10 +10,10 @@ import numpy as np
 from . import estimates
 from .feedback import Carry, Feedback, Screening
 from .neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
-                         RULE_K, RULE_SURF, RULE_SURF_STAR, RULES,
-                         Neighbourhood)
-from .pairs import pair_means
+                         RULE_K, Neighbourhood)
 from .nominal import pack_planes
+from .pairs import pair_means
+from .rules import RULES
 from .screens import BY_FEATURE_MAX, BY_FEATURE_TILE
 from .sparse import RowSums, feature_parts, start_row_sums
 from .visits import Blocks
@@ -77,11 +77,10 @@ def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
     n = prep.group.shape[0]
     # P(C) / (1 - P(class(R))) from counts, so two classes give exactly 1
     class_factor = counts[None, :] / np.maximum(n - counts[:, None], 1)
-    code = RULES[rule]
-    means = pair_means(prep) if code in (RULE_SURF, RULE_SURF_STAR) \
-        else np.zeros(0)
+    chosen = RULES[rule]
+    means = pair_means(prep) if chosen.pair_mean_radius else np.zeros(0)
     return Neighbourhood(mode, int(k_nearest), rank_weights, class_factor,
-                         n_groups, code, means)
+                         n_groups, chosen.code, means)
 
 
 def _can_screen(prep):

@@ -15,7 +15,6 @@ Everything here follows ``doc/semantics.md``:
   class-conditional laws ``P(v | c)`` and the expected differences
   ``E|X - v|`` and ``E|X1 - X2|`` the kernels look up.
 """
-import warnings
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
@@ -23,11 +22,9 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
+from .messages import warn
+
 _JIT = dict(cache=True, nogil=True)
-
-
-class ReliefWarning(UserWarning):
-    """A warning about the data that has a defined result (see semantics)."""
 
 
 class MissingTables(NamedTuple):
@@ -199,19 +196,23 @@ def checked_inputs(X, y, nominal):
 
 
 def check_class_codes(codes):
-    """A ValueError unless the known class values are codes 0, 1, ..."""
-    if len(codes) and np.any((codes < 0) | (codes != np.round(codes))):
+    """A ValueError unless the known class values are codes 0, 1, ... below
+    2^31, as for nominal features: the engine keeps one count per code up to
+    the largest, so a value such as 1e300 is not a class code (cast to an
+    integer it would overflow)."""
+    if len(codes) and np.any((codes < 0) | (codes != np.round(codes))
+                             | (codes > 2 ** 31 - 1)):
         raise ValueError("A discrete class must be given as integer codes "
-                         "(0, 1, ...); for a numeric class use the "
-                         "regression form (regression=True).")
+                         "(0, 1, ..., below 2^31); for a numeric class use "
+                         "the regression form (regression=True).")
 
 
 def _clean_class(X, y, regression):
     known = ~np.isnan(y)
     n_dropped = int((~known).sum())
     if n_dropped:
-        warnings.warn(f"{n_dropped} instance(s) with a missing class value "
-                      "were left out.", ReliefWarning, stacklevel=4)
+        warn(f"{n_dropped} instance(s) with a missing class value "
+                      "were left out.", stacklevel=3)
         X = X[known]
         y = y[known]
     if not regression:
@@ -232,8 +233,8 @@ def prepare(X, y, nominal=None, regression=False, names=None):
         X = sp.csr_matrix(X, dtype=float)
         if np.isnan(X.data).any():
             # RELIEF-D needs class laws of every feature: go dense
-            warnings.warn("Sparse data with missing values are scored as "
-                          "dense data.", ReliefWarning, stacklevel=3)
+            warn("Sparse data with missing values are scored as "
+                          "dense data.", stacklevel=2)
             X = X.toarray()
         else:
             return _prepare_sparse(X, y, nominal, regression, names)
@@ -247,8 +248,8 @@ def prepare(X, y, nominal=None, regression=False, names=None):
     all_missing = np.flatnonzero(n_known == 0)
     constant = np.flatnonzero((n_known > 0) & (lo == hi))
     if len(all_missing):
-        warnings.warn(f"{len(all_missing)} feature(s) have no known value; "
-                      "their weight is NaN.", ReliefWarning, stacklevel=3)
+        warn(f"{len(all_missing)} feature(s) have no known value; "
+                      "their weight is NaN.", stacklevel=2)
     usable = (n_known > 0) & (lo < hi)
     num_cols = np.flatnonzero(usable & ~nominal)
     nom_cols = np.flatnonzero(usable & nominal)
@@ -273,7 +274,7 @@ def prepare(X, y, nominal=None, regression=False, names=None):
     group, n_classes, class_counts, target = _classes(y, regression)
     has_missing = bool(np.isnan(num).any() or (nom < 0).any())
     missing = _missing_tables(num, nom, group, n_classes, has_missing)
-    return Prepared(num=num, nom=nom, sparse=False, sp=_NO_SPARSE,
+    return Prepared(num=num, nom=nom, sparse=False, sp=NO_SPARSE,
                     used=np.concatenate([num_cols, nom_cols]).astype(np.int64),
                     constant=constant, all_missing=all_missing,
                     n_features=n_features, group=group, n_classes=n_classes,
@@ -398,9 +399,10 @@ def _classes(y, regression):
 
 
 _INDEX = np.zeros(1, dtype=np.int64)
-_NO_SPARSE = SparseRows(_INDEX, np.zeros(0, np.uint32), np.zeros(0),
-                        np.zeros(0, dtype=np.bool_), _INDEX,
-                        np.zeros(0, np.uint32), np.zeros(0))
+#: the sparse fields of dense data (none)
+NO_SPARSE = SparseRows(_INDEX, np.zeros(0, np.uint32), np.zeros(0),
+                       np.zeros(0, dtype=np.bool_), _INDEX,
+                       np.zeros(0, np.uint32), np.zeros(0))
 
 
 def _prepare_sparse(X, y, nominal, regression, names=None):

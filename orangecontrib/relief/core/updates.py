@@ -302,11 +302,3 @@ def update_block(rows, codes, shares, num, nom, acc_num, acc_nom, counts,
         for b in range(shares.shape[1]):
             if shares[i, b] != 0.0:
                 _add_run(shares[i, b], acc_num[i, b], acc_nom[i, b], upd[i])
-
-
-@njit(**JIT)
-def add_rows(rows, total):
-    """total += rows[0] + rows[1] + ..., in that order."""
-    for i in range(rows.shape[0]):
-        for f in range(total.shape[0]):
-            total[f] += rows[i, f]

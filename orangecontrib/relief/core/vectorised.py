@@ -284,7 +284,7 @@ def distance_weights(total, t, variant, T, regression, n):
     return w if (w > 0).any() else np.ones(a)
 
 
-def relieff_rows(prep, hood, rows, regression, out):
+def relief_rows(prep, hood, rows, regression, out):
     """ReliefF: out[b] = the update of visiting rows[b] (and, in a wider
     row, the visit's STIR sums, as ``pairsums.add_pair_sums``)."""
     target = prep.target if regression else None

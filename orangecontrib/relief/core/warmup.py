@@ -4,7 +4,7 @@ numba compiles a kernel at its first call and keeps it in a cache on disk
 (``cache=True``); a fresh installation has none, and compiling ReliefF's and
 the feedback variants' kernels takes tens of seconds.  So the first time the
 engine needs compiled kernels that are not ready, it starts this module as a
-separate process (``python -m orangecontrib.relief.core.warmup``), which
+separate process (``python -m orangecontrib.relief.core.precompile``), which
 compiles them into numba's cache on the other core, the kernels of the run
 that asked first, and leaves a marker file for each set it compiled.  Until
 then the engine computes with its vectorised NumPy path
@@ -19,18 +19,15 @@ variants).  A set's marker names the source of the engine, numba's version
 and the cache directory, so a changed engine or another cache never finds
 an old marker.
 """
-import argparse
 import functools
 import hashlib
 import os
 import subprocess
 import sys
 import threading
-import warnings
 from pathlib import Path
 
 import numba
-import numpy as np
 
 CORE = Path(__file__).resolve().parent
 
@@ -93,7 +90,8 @@ def start(first=None):
         if os.environ.get(WARMUP_VARIABLE, "1") == "0" or all(
                 is_compiled(kernel_set) for kernel_set in SETS):
             return None
-        command = [sys.executable, "-m", "orangecontrib.relief.core.warmup"]
+        command = [sys.executable, "-m",
+                   "orangecontrib.relief.core.precompile"]
         if first is not None:
             command += ["--first", ":".join(first)]
         try:
@@ -109,63 +107,3 @@ def start(first=None):
 def running():
     """Whether the background compilation is still under way."""
     return _PROCESS is not None and _PROCESS.poll() is None
-
-
-def _problem(codes, copy, n=40, a=6):
-    """Small data whose run compiles a kernel set: numeric and nominal
-    features (codes beyond 127 for int32), every type of a feature's row."""
-    rng = np.random.default_rng(0)
-    X = rng.random((n, a))
-    X[:, a // 2:] = rng.integers(0, 3, (n, a - a // 2))
-    if codes == "int32":
-        X[0, a - 1] = 200
-    y = (X[:, 0] > 0.5).astype(float)
-    nominal = np.arange(a) >= a // 2
-    return X, y, nominal
-
-
-def compile_set(kernel_set):
-    """Compile the kernels of ``kernel_set`` (into numba's cache) by running
-    the engine on small data that needs them, and write its marker."""
-    from . import plan
-    from .engine import relieff
-    loop, codes, copy = kernel_set
-    X, y, nominal = _problem(codes, copy)
-    saved = plan.SCREEN_MAX_FEATURES, plan.QUANTISED_MIN_BYTES
-    try:
-        if copy == "float64":
-            plan.SCREEN_MAX_FEATURES = 0        # no float32 copy
-        if copy == "uint16":
-            plan.QUANTISED_MIN_BYTES = 0        # the uint16 copy
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            variants = ("relieff",) if loop == "relieff" else ("drelieff",)
-            for variant in variants:
-                relieff(X, y, nominal, variant=variant, k_nearest=3,
-                        kernels="compiled")
-    finally:
-        plan.SCREEN_MAX_FEATURES, plan.QUANTISED_MIN_BYTES = saved
-    path = marker(kernel_set)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("compiled\n")
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--first", help="loop:codes:copy to compile first")
-    parser.add_argument("--only-first", action="store_true")
-    args = parser.parse_args(argv)
-    order = list(SETS)
-    if args.first:
-        first = tuple(args.first.split(":"))
-        order.remove(first)
-        order.insert(0, first)
-        if args.only_first:
-            order = order[:1]
-    for kernel_set in order:
-        if not is_compiled(kernel_set):
-            compile_set(kernel_set)
-
-
-if __name__ == "__main__":
-    main()

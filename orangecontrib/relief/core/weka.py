@@ -10,7 +10,7 @@ the -W ranks come from Weka's unstable quicksort, and the merits are added
 neighbour by neighbour in Weka's order.
 
 The visits of ReliefF find their neighbours on all threads (``neighbour_rows``,
-run by ``engine._in_threads``); the updates are then added in visiting order
+run by ``runtime.in_threads``); the updates are then added in visiting order
 by one thread (``update_rows``), as Weka adds them, so the merits are Weka's
 doubles.  dReliefF and pdReliefF (which Weka does not have) weight each
 term of the distance by the variant's distance weights (``feedback_rows``).
@@ -23,8 +23,13 @@ import scipy.sparse as sp
 from numba import njit
 
 from .estimates import VARIANT_PD, VARIANT_RELIEFF, distance_weights
+from .options import (VARIANTS, check_options, default_T, is_whole,
+                      whole_number)
 from .prepare import (check_class_codes, check_finite, check_size,
                       checked_inputs, code_error, column_stats, range_scale)
+from .result import ReliefResult
+from .runtime import (BATCH_BYTES, FIRST_BATCH_TERMS, Run, in_threads, pool,
+                      threads)
 
 # A division by zero gives inf or NaN, as in Java (0/0: a constant target).
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
@@ -503,19 +508,17 @@ def weka_relieff(X, y, nominal=None, *, compat="weka", regression=False,
     """``engine.relieff(..., compat="weka")``: Weka's merits, with
     ``random_state`` as Weka's -D seed and ``n_iterations`` as its -M; the
     other arguments as ``relieff``'s."""
-    from . import engine        # (engine imports this module when it runs)
-
-    engine._check_options(variant, k_nearest, misses, weight_by_distance,
-                          sigma, T, trace_every, n_jobs, neighbours,
-                          regression, compat=compat)
+    check_options(variant, k_nearest, misses, weight_by_distance,
+                  sigma, T, trace_every, n_jobs, neighbours, regression,
+                  compat=compat)
     data = weka_prepare(X, y, nominal, regression, n_values, n_class_values,
                         feature_names)
     n, a = data.values.shape
     order = visiting_order(_check_m(n_iterations), n,
                            _check_seed(random_state))
     m = order.shape[0]
-    code = engine.VARIANTS[variant]
-    T_used = (T if T is not None else engine.default_T(m)) \
+    code = VARIANTS[variant]
+    T_used = (T if T is not None else default_T(m)) \
         if code == VARIANT_PD else None
     k = min(int(k_nearest), n)
     hood = WekaHood(k, 1 if regression else data.prior.shape[0],
@@ -523,21 +526,21 @@ def weka_relieff(X, y, nominal=None, *, compat="weka", regression=False,
                     rank_weights(k, sigma) if weight_by_distance
                     else np.ones(k))
     width = 1 + 2 * a if regression else a
-    run = engine._Run(order, trace_every, progress, regression, width)
+    run = Run(order, trace_every, progress, regression, width)
     if progress is not None:
         progress(0.0)
     sums = np.zeros(width)
     per_visit = hood.n_groups * (k + 1)
-    most = max(64, engine.BATCH_BYTES // (8 * per_visit))
-    first = max(1, min(most, engine.FIRST_BATCH_TERMS // (n * max(a, 1))))
-    with engine._threads(n_jobs) as n_threads:
+    most = max(64, BATCH_BYTES // (8 * per_visit))
+    first = max(1, min(most, FIRST_BATCH_TERMS // (n * max(a, 1))))
+    with threads(n_jobs) as n_threads:
         if code == VARIANT_RELIEFF:
-            with engine._pool(n_threads) as pool:
+            with pool(n_threads) as executor:
                 for done, rows in run.batches(first, most):
                     found = np.empty((len(rows), hood.n_groups, k + 1),
                                      np.int64)
-                    engine._in_threads(pool, n_threads, rows, found, data,
-                                       hood, kernel=neighbour_rows)
+                    in_threads(executor, n_threads, rows, found, data, hood,
+                               kernel=neighbour_rows)
                     _traced(run, done, rows, a, update_rows, data, hood,
                             found, sums)
         else:
@@ -551,7 +554,7 @@ def weka_relieff(X, y, nominal=None, *, compat="weka", regression=False,
     if trace_every and (not run.steps or run.steps[-1] != m):
         run.steps.append(m)
         run.points.append(weights)
-    return engine.ReliefResult(
+    return ReliefResult(
         weights=weights,
         trace=np.array(run.points).reshape(-1, a) if trace_every else None,
         trace_steps=np.array(run.steps, dtype=np.int64)
@@ -572,21 +575,16 @@ def _traced(run, done, rows, a, kernel, *args):
 def _check_m(n_iterations):
     """Weka's -M m: a whole number of at least 1 (m >= n visits every row
     in order), or None for every row."""
-    if n_iterations is not None and (
-            isinstance(n_iterations, bool)
-            or not isinstance(n_iterations, (int, np.integer))
-            or n_iterations < 1):
-        raise ValueError(f"n_iterations must be a whole number of at least 1 "
-                         f"(with compat='weka', m >= n visits every "
-                         f"instance in order), or None; got "
-                         f"{n_iterations!r}.")
+    if n_iterations is not None:
+        whole_number(n_iterations, "n_iterations",
+                     otherwise="or None (with compat='weka', m >= n visits "
+                               "every instance in order)")
     return n_iterations
 
 
 def _check_seed(random_state):
     """Weka's -D seed: any whole number (the seed of java.util.Random)."""
-    if isinstance(random_state, bool) or not isinstance(
-            random_state, (int, np.integer)) \
+    if not is_whole(random_state) \
             or not -2 ** 63 <= random_state < 2 ** 63:
         raise ValueError(f"With compat='weka', random_state is Weka's -D "
                          f"seed, a whole number (Weka's default is 1); got "

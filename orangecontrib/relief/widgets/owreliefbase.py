@@ -6,7 +6,6 @@ a sortable table of weights with a bar per weight and a convergence plot of
 the running estimates (the engine's trace). All the numbers come from the
 scorer; nothing here computes a weight.
 """
-import warnings
 from types import SimpleNamespace
 from typing import Optional
 
@@ -32,8 +31,9 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.core import warmup
+from orangecontrib.relief.core import collect_warnings, warmup
 from orangecontrib.relief.scoring import RULE_NAMES, SelectSignificant
+from orangecontrib.relief.stats import unreachable_threshold
 from orangecontrib.relief.widgets.plotutils import CURVE_COLORS, StaticPlotView
 
 #: Aim for about this many points in the convergence plot.
@@ -75,8 +75,9 @@ def run(data: Table, scorer, trace_every: Optional[int], extras,
 
     out = SimpleNamespace(result=None, test=None, stability=None,
                           warnings=[])
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", UserWarning)
+    # (this thread's Relief warnings only: warnings.catch_warnings would
+    # capture every widget's warnings while the task runs)
+    with collect_warnings() as out.warnings:
         out.result = scorer.score_table(data, progress=phase(0),
                                         trace_every=trace_every,
                                         status=state.set_status)
@@ -93,11 +94,7 @@ def run(data: Table, scorer, trace_every: Optional[int], extras,
                     data, n_resamples=extras.n_resamples,
                     progress=phase(2))
         except ValueError as error:     # e.g. STIR on a numeric target
-            warnings.warn(str(error), UserWarning)
-    for w in caught:
-        text = str(w.message)
-        if issubclass(w.category, UserWarning) and text not in out.warnings:
-            out.warnings.append(text)
+            out.warnings.append(str(error))
     return out
 
 
@@ -150,27 +147,25 @@ class ConvergencePlot(StaticPlotView):
     def __init__(self, parent=None):
         super().__init__("Visited instances", "Weight estimate", parent,
                          title="Convergence of the top features' weights")
-        self.legend = None
         self.curves = []
+        self.legend = None
         self.setMinimumHeight(180)
 
     def clear(self):
+        """Remove the curves and go back to a fresh plot's axes."""
         self.plot.clear()
         self.curves = []
-        if self.legend is not None:
-            self.legend.scene().removeItem(self.legend)
-            self.legend = None
+        self.remove_legend()
+        self.legend = None
+        reset_axes(self.plot)
 
     def set_trace(self, steps, trace, names, indices):
         """Plot columns `indices` of `trace` against `steps`."""
         self.clear()
         if trace is None or steps is None or not len(steps) or not indices:
             return
-        self.legend = pg.LegendItem(offset=(-10, 10), labelTextSize="9pt",
-                                    labelTextColor=(40, 40, 40),
-                                    brush=pg.mkBrush(255, 255, 255, 210),
-                                    pen=pg.mkPen(200, 200, 200))
-        self.legend.setParentItem(self.plot.getViewBox())
+        # (under the x axis, where it covers no curve)
+        self.legend = self.new_legend(columns=min(len(indices), 3))
         self.plot.addItem(pg.InfiniteLine(
             pos=0, angle=0, pen=pg.mkPen((120, 120, 120), style=Qt.DashLine)))
         for rank, index in enumerate(indices):
@@ -185,6 +180,12 @@ class ConvergencePlot(StaticPlotView):
         self.plot.enableAutoRange()
 
 
+def reset_axes(plot):
+    """Give an emptied `plot` the axes of a fresh one (0 to 1), not the
+    ranges of the data it showed last."""
+    plot.getViewBox().setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+
+
 class RankIntervalPlot(StaticPlotView):
     """Each top feature's mean rank over the subsample refits, with its 90 %
     interval (5th to 95th percentile): overlapping intervals mean the
@@ -192,7 +193,8 @@ class RankIntervalPlot(StaticPlotView):
 
     def __init__(self, parent=None):
         super().__init__("Rank over subsamples (1 = best)", "", parent,
-                         title="Stability: mean rank and 90 % interval")
+                         title="Stability: mean rank and 90 % interval",
+                         integer_x=True)
         self.setMinimumHeight(200)
         self.plot.getViewBox().invertY(True)
         self.plot.getAxis("left").setWidth(130)
@@ -200,6 +202,8 @@ class RankIntervalPlot(StaticPlotView):
     def set_ranks(self, stability, names, indices):
         self.plot.clear()
         if stability is None or not indices:
+            self.plot.getAxis("left").setTicks(None)
+            reset_axes(self.plot)
             return
         y = np.arange(len(indices), dtype=float)
         mean = stability.mean_rank[indices]
@@ -251,6 +255,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             "The sample size m = {} exceeds the {}; all instances are "
             "visited.")
         scorer_warning = Msg("{}")
+        unreachable_threshold = Msg("{}")
 
     class Information(OWWidget.Information):
         regression = Msg("Numeric target: weights use the regression "
@@ -353,19 +358,24 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             orientation=Qt.Horizontal,
             items=("k from each other class", "k from any other class"),
             callback=self._params_changed, tooltip=self.MISSES_TOOLTIP)
+        # (here, by the rule and misses it overrides)
+        gui.checkBox(box, self, "weka_compat",
+                     "Weka's numbers (ReliefFAttributeEval)",
+                     callback=self._rule_changed, tooltip=self.WEKA_TOOLTIP)
 
         box = gui.vBox(self.controlArea, "Visited Instances")
         rb, grid = self._radio_grid(box, "sample_instances",
                                     self._params_changed)
-        grid.addWidget(gui.appendRadioButton(rb, "All instances",
+        # (two rows, not three: pdReliefF's controls fit without scrolling)
+        grid.addWidget(gui.appendRadioButton(rb, "All",
                                              addToLayout=False), 0, 0)
         grid.addWidget(gui.appendRadioButton(rb, "Sample m:",
-                                             addToLayout=False), 1, 0)
-        self._grid_spin(rb, grid, 1, "n_iterations", 1, 10 ** 7,
-                        self._sample_changed)
-        grid.addWidget(QLabel("Random seed:"), 2, 0)
-        self._grid_spin(rb, grid, 2, "random_state", 0, 2 ** 31 - 1,
-                        self._params_changed,
+                                             addToLayout=False), 0, 1)
+        self._grid_spin(rb, grid, 0, "n_iterations", 1, 10 ** 7,
+                        self._sample_changed, column=2)
+        grid.addWidget(QLabel("Random seed:"), 1, 0, 1, 2)
+        self._grid_spin(rb, grid, 1, "random_state", 0, 2 ** 31 - 1,
+                        self._params_changed, column=2,
                         tooltip="Seed of the visiting order.")
 
         if self.HAS_T:
@@ -380,11 +390,6 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                    "T, the sooner the current weights take "
                                    "over the distance.")
             self._update_T_label()
-
-        box = gui.vBox(self.controlArea, "Advanced")
-        gui.checkBox(box, self, "weka_compat",
-                     "Weka's numbers (ReliefFAttributeEval)",
-                     callback=self._rule_changed, tooltip=self.WEKA_TOOLTIP)
 
         box = gui.vBox(self.controlArea, "Significance and Stability")
         methods = self.SIGNIFICANCE if self.SCORER.variant == "relieff" \
@@ -446,9 +451,11 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
         gui.rubber(self.controlArea)
 
+        # (not autoDefault: an OWWidget is a QDialog, where Enter in a spin
+        # box would press it and cancel the run the same Enter started)
         self.cancel_button = gui.button(
             self.buttonsArea, self, "Cancel", callback=self.cancel_computation,
-            enabled=False)
+            enabled=False, autoDefault=False)
         gui.auto_apply(self.buttonsArea, self, "auto_apply")
 
         self.model = WeightsModel(parent=self)
@@ -477,11 +484,11 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         return rb, grid
 
     def _grid_spin(self, rb, grid, row, value, minv, maxv, callback,
-                   **kwargs):
+                   column=1, **kwargs):
         grid.addWidget(gui.spin(
             rb, self, value, minv, maxv, controlWidth=80,
             alignment=Qt.AlignRight, addToLayout=False, callback=callback,
-            **kwargs), row, 1)
+            **kwargs), row, column)
 
     # callbacks
     def _rule_changed(self):
@@ -507,19 +514,20 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self._params_changed()
 
     def _selection_changed(self):
+        self._update_threshold_warning()
         self.commit.deferred()
 
     def _set_select_n(self):
         self.select_percent = 0
-        self.commit.deferred()
+        self._selection_changed()
 
     def _set_select_percent(self):
         self.select_percent = 1
-        self.commit.deferred()
+        self._selection_changed()
 
     def _set_select_q(self):
         self.select_percent = 2
-        self.commit.deferred()
+        self._selection_changed()
 
     def _statistics_changed(self):
         self._update_cost_label()
@@ -548,6 +556,18 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             f"Costs {runs} more runs." if runs else
             "STIR costs about one more run." if method == "stir" else
             "No test: weights only.")
+        self._update_threshold_warning()
+
+    def _update_threshold_warning(self):
+        """Warn when "q < α" cannot select anything: R permutations give
+        no p-value (and so no q) below 1 / (R + 1)."""
+        text = None
+        if self.select_percent == 2 and self._test_method() == "permutation":
+            n_features = 1 if self.data is None \
+                else max(1, len(self.data.domain.attributes))
+            text = unreachable_threshold("fdr", self.alpha,
+                                         self.n_permutations, n_features)
+        self.Warning.unreachable_threshold(text, shown=text is not None)
 
     def statistics_params(self) -> SimpleNamespace:
         method = self._test_method()
@@ -623,6 +643,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.data = data
         self.result = self._result_key = None
         self.clear_view()
+        self._update_threshold_warning()
         self.commit.now()
 
     def _n_known(self) -> Optional[int]:
@@ -737,6 +758,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.Warning.scorer_warning.clear()
         self.result = self.test = self.stability = None
         self._result_key = key
+        self.clear_view()   # (not the last parameters' weights meanwhile)
         self.send_data_outputs()
         m = self._effective_m()
         trace_every = max(1, m // TRACE_POINTS)
@@ -894,18 +916,21 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     # report
     def send_report(self):
         params = self.scorer_params()
-        items = [("Neighbours k", params["k_nearest"]),
-                 ("Neighbour influence",
-                  f"exp(-(rank/σ)²), σ = {self.sigma:g}"
-                  if self.weight_by_distance else "equal"),
-                 ("Misses", "k from each other class"
-                  if self.misses_any == 0 else "k from any other class"),
-                 ("Visited instances",
-                  f"sample of {self.n_iterations}"
-                  if self.sample_instances else "all"),
-                 ("Random seed", self.random_state),
-                 ("Numbers", "Weka's ReliefFAttributeEval"
-                  if self.weka_compat else "this add-on's definitions")]
+        items = [("Neighbourhood rule", RULE_NAMES[params["neighbours"]])]
+        if params["neighbours"] == "k":
+            items.append(("Neighbours k", params["k_nearest"]))
+        items += [("Neighbour influence",
+                   f"exp(-(rank/σ)²), σ = {self.sigma:g}"
+                   if params["weight_by_distance"] else "equal"),
+                  ("Misses", "from each other class"
+                   if params["misses"] == "per_class"
+                   else "from any other class"),
+                  ("Visited instances",
+                   f"sample of {self.n_iterations}"
+                   if self.sample_instances else "all"),
+                  ("Random seed", self.random_state),
+                  ("Numbers", "Weka's ReliefFAttributeEval"
+                   if self.weka_compat else "this add-on's definitions")]
         if self.HAS_T:
             items.append(("T", f"{self.T:g}" if self.custom_T
                           else "2 / ln m (default)"))
@@ -940,4 +965,5 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     @classmethod
     def migrate_settings(cls, settings, version):
-        pass
+        """Settings of version 1 are today's; older (unversioned) ones name
+        the same settings, so they load as they are."""

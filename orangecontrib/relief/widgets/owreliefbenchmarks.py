@@ -198,6 +198,11 @@ class OWReliefBenchmarks(OWWidget):
                 "Important features",
                 ", ".join(datasets.important_features(self.data)))
 
+    @classmethod
+    def migrate_settings(cls, settings, version):
+        """Settings of older versions, converted to this one's (version 1 is
+        the first, so there is nothing to convert yet)."""
+
 
 if __name__ == "__main__":  # pragma: no cover
     WidgetPreview(OWReliefBenchmarks).run()

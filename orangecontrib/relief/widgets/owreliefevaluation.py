@@ -115,11 +115,12 @@ def run(data: Table, scorers: List[ScorerWeights], learner: Optional[Learner],
 
 
 class WrapperPlot(StaticPlotView):
-    """Accuracy against the number of top-weighted features, one line per scorer."""
+    """Accuracy against the number of top-weighted features, one line per scorer;
+    the legend is under the plot (never over a curve), the x ticks whole numbers."""
 
     def __init__(self, parent=None):
         super().__init__("Number of features (in decreasing weight)",
-                         "Cross-validated accuracy", parent)
+                         "Cross-validated accuracy", parent, integer_x=True)
         self.legend = None
         self.curves = []      # the PlotDataItems of the mean accuracies
         self.best_points = []
@@ -128,21 +129,17 @@ class WrapperPlot(StaticPlotView):
     def clear(self):
         self.plot.clear()
         self.curves, self.best_points = [], []
-        if self.legend is not None:
-            self.legend.scene().removeItem(self.legend)
-            self.legend = None
+        self.remove_legend()
+        self.legend = None
         self.plot.setTitle(None)
+        self.updateGeometry()
 
     def set_curves(self, curves, title):
         self.clear()
         if not curves:
             return
         self.plot.setTitle(title, size="10pt", color="#404040")
-        self.legend = pg.LegendItem(offset=(-10, -10), labelTextSize="9pt",
-                                    labelTextColor=(40, 40, 40),
-                                    brush=pg.mkBrush(255, 255, 255, 210),
-                                    pen=pg.mkPen(200, 200, 200))
-        self.legend.setParentItem(self.plot.getViewBox())
+        self.legend = self.new_legend()
         for i, curve in enumerate(curves):
             color = CURVE_COLORS[i % len(CURVE_COLORS)]
             x = np.asarray(curve.sizes, dtype=float)
@@ -165,13 +162,12 @@ class WrapperPlot(StaticPlotView):
                                       f"at {curve.best_size})")
             self.curves.append(item)
             self.best_points.append(best)
-        # room below the curves for the legend (bottom right)
         low = min(np.min(c.mean_accuracy - c.std_accuracy) for c in curves)
         high = max(np.max(c.mean_accuracy + c.std_accuracy) for c in curves)
         span = max(high - low, 0.05)
-        self.plot.setYRange(low - 0.12 * span * (2 + len(curves)), high + 0.05 * span,
-                            padding=0)
+        self.plot.setYRange(low - 0.05 * span, high + 0.05 * span, padding=0)
         self.plot.setXRange(0.5, len(curves[0].sizes) + 0.5, padding=0)
+        self.updateGeometry()     # the legend's size is the plot's minimum
 
 
 class OWReliefEvaluation(OWWidget, ConcurrentWidgetMixin):
@@ -281,11 +277,14 @@ class OWReliefEvaluation(OWWidget, ConcurrentWidgetMixin):
                     "as many as its best point on the wrapper curve.")
 
         gui.rubber(self.controlArea)
+        # not auto-default: Enter in a spin box would click them (a QDialog's
+        # habit), and Cancel would stop the run the new value has just started
         self.recompute_button = gui.button(
-            self.buttonsArea, self, "Recompute", callback=self._recompute)
+            self.buttonsArea, self, "Recompute", callback=self._recompute,
+            autoDefault=False)
         self.cancel_button = gui.button(
             self.buttonsArea, self, "Cancel", callback=self.cancel_computation,
-            enabled=False)
+            enabled=False, autoDefault=False)
         gui.auto_apply(self.buttonsArea, self, "auto_apply", commit=self.commit)
 
         self.model = PyTableModel(parent=self)
@@ -313,9 +312,14 @@ class OWReliefEvaluation(OWWidget, ConcurrentWidgetMixin):
         self.data = data
         self.ticked = {}
         if data is not None:
-            self.ticked = {var: bool(var.attributes.get("relevant", False))
-                           for var in data.domain.attributes}
-        self.openContext(data)
+            marked = {var: bool(var.attributes.get("relevant", False))
+                      for var in data.domain.attributes}
+            self.ticked = dict(marked)
+            self.openContext(data)
+            # a context of fewer features (say Reduced Data before the whole
+            # table) ticks only those; the others start from the data's marks
+            self.ticked = {var: self.ticked.get(var, relevant)
+                           for var, relevant in marked.items()}
         self._fill_important_list()
 
     @Inputs.scorers
@@ -340,8 +344,10 @@ class OWReliefEvaluation(OWWidget, ConcurrentWidgetMixin):
 
     # important features
     def _fill_important_list(self):
+        # (no blockSignals: the view must hear of the new rows, or it keeps
+        # showing the previous data's; items are set up before they are added,
+        # so no itemChanged is emitted)
         model = self.important_model
-        model.blockSignals(True)
         model.clear()
         if self.data is not None:
             from_data = self.important_source == self.FromData
@@ -356,7 +362,6 @@ class OWReliefEvaluation(OWWidget, ConcurrentWidgetMixin):
                 item.setCheckState(Qt.Checked if important else Qt.Unchecked)
                 item.setEnabled(not from_data)
                 model.appendRow(item)
-        model.blockSignals(False)
         self.important_view.setEnabled(self.important_source == self.Ticked)
 
     def _important_source_changed(self):
@@ -606,26 +611,41 @@ class OWReliefEvaluation(OWWidget, ConcurrentWidgetMixin):
 
     # report
     def send_report(self):
-        self.report_items("Settings", (
+        """The settings; with results, the important features, every scorer's
+        best subset (its top features), the table of measures and the curves."""
+        items = [
             ("Important features", "marked relevant in the data"
              if self.important_source == self.FromData else "ticked"),
             ("Protocol", ("honest (weights per training fold)",
                           "as in the paper (weights on all data)")[self.protocol]),
             ("Folds", self.folds),
-            ("Learner", self.learner_label.text().replace("Learner: ", ""))))
-        if self.data is None or self.result is None:
+            ("Seed of the folds", self.random_state),
+            ("Learner", self.learner_label.text().replace("Learner: ", ""))]
+        result = self.result
+        if self.data is not None and result is not None and result.names:
+            index = min(self.selected_scorer, len(result.names) - 1)
+            items.append(("Selected Data", f"best subset of {result.names[index]}"))
+        self.report_items("Settings", items)
+        if self.data is None or result is None or not result.names:
             return
         self.report_data("Data", self.data)
         mask = self.important_mask()
         names = [var.name for var, important
                  in zip(self.data.domain.attributes, mask) if important]
         self.report_paragraph("Important features", ", ".join(names) or "none")
+        attributes = [var.name for var in self.data.domain.attributes]
+        self.report_items("Best subsets", [
+            (name, f"accuracy {curve.best_accuracy:.3f} with {curve.best_size}: "
+                   f"{', '.join(self.ranking(weights, attributes)[:curve.best_size])}")
+            for name, weights, curve in zip(result.names, result.weights,
+                                            result.curves)])
         self.report_table("Evaluation", self.view)
         self.report_plot("Wrapper curves", self.plotview.plot)
 
     @classmethod
     def migrate_settings(cls, settings, version):
-        pass  # version 1 is the first
+        """Settings of older versions, converted to this one's (version 1 is
+        the first, so there is nothing to convert yet)."""
 
 
 if __name__ == "__main__":  # pragma: no cover

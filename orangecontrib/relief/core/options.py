@@ -1,0 +1,88 @@
+"""The options of a Relief run, checked in one place (``check_options``)
+before any backend sees them: the compiled kernels, the first-use NumPy
+path, Weka's mode and the Dask backend all take options that passed here."""
+import math
+
+import numpy as np
+
+from .estimates import VARIANT_D, VARIANT_PD, VARIANT_RELIEFF
+from .rules import RULES, rule
+
+VARIANTS = {"relieff": VARIANT_RELIEFF, "drelieff": VARIANT_D,
+            "pdrelieff": VARIANT_PD}
+MISSES = ("per_class", "any")
+COMPATS = (None, "weka")
+
+
+def is_whole(value):
+    """Whether `value` is an int (numpy's too), not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def whole_number(value, name, minimum=1, maximum=None, otherwise=""):
+    """`value` as an int if it is a whole number in [minimum, maximum];
+    else a ValueError that says so (``otherwise``: what else is allowed,
+    e.g. "or None for all")."""
+    if not is_whole(value) or value < minimum \
+            or (maximum is not None and value > maximum):
+        bound = f"of at least {minimum}" if maximum is None \
+            else f"between {minimum} and {maximum}"
+        raise ValueError(f"{name} must be a whole number {bound}"
+                         f"{', ' + otherwise if otherwise else ''}; "
+                         f"got {value!r}.")
+    return int(value)
+
+
+def default_T(m):
+    """T = 2 / ln(m), the seed's choice that makes f(w, m) independent of m."""
+    return 2.0 / math.log(m) if m > 1 else math.inf
+
+
+def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
+                  trace_every, n_jobs=None, neighbours="k",
+                  regression=False, compat=None):
+    """Raise a ValueError that says what to change for any option
+    ``relieff`` does not accept (its arguments, with their names)."""
+    if n_jobs is not None and (not is_whole(n_jobs) or n_jobs == 0
+                               or n_jobs < -1):
+        raise ValueError(f"n_jobs must be a positive number of threads, or -1 "
+                         f"(or None) for all cores; got {n_jobs!r}.")
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; "
+                         f"got {variant!r}.")
+    whole_number(k_nearest, "k_nearest")
+    if misses not in MISSES:
+        raise ValueError(f"misses must be 'per_class' (ReliefF) or 'any' "
+                         f"(Relief-E); got {misses!r}.")
+    chosen = rule(neighbours)
+    if not chosen.uses_k and weight_by_distance:
+        raise ValueError(f"weight_by_distance ranks the k nearest; with "
+                         f"neighbours={neighbours!r} every neighbour within "
+                         "the radius counts the same. Use neighbours='k', or "
+                         "weight_by_distance=False.")
+    if regression and not chosen.regression:
+        raise ValueError(f"neighbours={neighbours!r} scores far instances, "
+                         "which RReliefF (a numeric target) does not define; "
+                         "use 'surf' or 'multisurf'.")
+    if weight_by_distance and not sigma > 0:
+        raise ValueError(f"sigma must be positive; got {sigma!r}.")
+    if T is not None and not T > 0:
+        raise ValueError(f"T must be positive (or None for 2/ln m); got {T!r}.")
+    if trace_every is not None:
+        whole_number(trace_every, "trace_every",
+                     otherwise="or None for no trace")
+    if compat not in COMPATS:
+        raise ValueError(f"compat must be None (this add-on's definitions) "
+                         f"or 'weka' (Weka's ReliefFAttributeEval); got "
+                         f"{compat!r}.")
+    if compat == "weka" and misses != "per_class":
+        raise ValueError("Weka has no misses='any' (Relief-E); with "
+                         "compat='weka' use misses='per_class'.")
+    if compat == "weka" and not chosen.weka:
+        raise ValueError("Weka's ReliefFAttributeEval has only the k "
+                         "nearest neighbours; with compat='weka' use "
+                         f"neighbours={_weka_rules()}.")
+
+
+def _weka_rules():
+    return " or ".join(repr(r.name) for r in RULES.values() if r.weka)

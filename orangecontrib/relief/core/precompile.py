@@ -1,0 +1,75 @@
+"""The background process of ``warmup``: compile kernel sets into numba's
+cache by running the engine on small data that needs them
+(``python -m orangecontrib.relief.core.precompile [--first SET]``).
+
+This module imports the engine; ``warmup``, which the engine imports, only
+starts it as a process, so the two never import each other.
+"""
+import argparse
+import warnings
+
+import numpy as np
+
+from . import plan
+from .engine import relieff
+from .warmup import SETS, is_compiled, marker
+
+
+def _problem(codes, copy, n=40, a=6):
+    """Small data whose run compiles a kernel set: numeric and nominal
+    features (codes beyond 127 for int32), every type of a feature's row."""
+    rng = np.random.default_rng(0)
+    X = rng.random((n, a))
+    X[:, a // 2:] = rng.integers(0, 3, (n, a - a // 2))
+    if codes == "int32":
+        X[0, a - 1] = 200
+    y = (X[:, 0] > 0.5).astype(float)
+    nominal = np.arange(a) >= a // 2
+    return X, y, nominal
+
+
+def compile_set(kernel_set):
+    """Compile the kernels of ``kernel_set`` (into numba's cache) by running
+    the engine on small data that needs them, and write its marker."""
+    loop, codes, copy = kernel_set
+    X, y, nominal = _problem(codes, copy)
+    # (the thresholds that choose the copy are lowered for this small data;
+    # this runs in its own process, or in a test)
+    saved = plan.SCREEN_MAX_FEATURES, plan.QUANTISED_MIN_BYTES
+    try:
+        if copy == "float64":
+            plan.SCREEN_MAX_FEATURES = 0        # no float32 copy
+        if copy == "uint16":
+            plan.QUANTISED_MIN_BYTES = 0        # the uint16 copy
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            variants = ("relieff",) if loop == "relieff" else ("drelieff",)
+            for variant in variants:
+                relieff(X, y, nominal, variant=variant, k_nearest=3,
+                        kernels="compiled")
+    finally:
+        plan.SCREEN_MAX_FEATURES, plan.QUANTISED_MIN_BYTES = saved
+    path = marker(kernel_set)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("compiled\n")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--first", help="loop:codes:copy to compile first")
+    parser.add_argument("--only-first", action="store_true")
+    args = parser.parse_args(argv)
+    order = list(SETS)
+    if args.first:
+        first = tuple(args.first.split(":"))
+        order.remove(first)
+        order.insert(0, first)
+        if args.only_first:
+            order = order[:1]
+    for kernel_set in order:
+        if not is_compiled(kernel_set):
+            compile_set(kernel_set)
+
+
+if __name__ == "__main__":
+    main()

@@ -30,12 +30,11 @@ import numpy as np
 from orangecontrib.relief.core import quiet_warnings, ranking as core_ranking
 from orangecontrib.relief.datasets import corral
 from orangecontrib.relief.distributed import check_cluster_options
-from orangecontrib.relief.scoring import (DReliefF, PDReliefF, ReliefF,
-                                         RULE_NAMES)
-from orangecontrib.relief.stats import unreachable_threshold
+from orangecontrib.relief.core.rules import RULES
+from orangecontrib.relief.scoring import DReliefF, PDReliefF, ReliefF
+from orangecontrib.relief.stats import (TESTS, find_test,
+                                       unreachable_threshold)
 from orangecontrib.relief.turf import TuRF
-
-RULE_CHOICES = tuple(RULE_NAMES)
 
 METHODS = {"relieff": ReliefF, "drelieff": DReliefF, "pdrelieff": PDReliefF}
 
@@ -339,7 +338,7 @@ def _score(args, table, class_var, options, client):
     if args.format == "table":
         kind = "regression" if class_var.is_continuous else "classification"
         weka = ", Weka's numbers" if args.compat == "weka" else ""
-        hood = f"k = {args.k}" if args.neighbours == "k" \
+        hood = f"k = {args.k}" if RULES[args.neighbours].uses_k \
             else f"neighbours = {args.neighbours}"
         turf = "" if args.turf is None else \
             f", TuRF removing {args.turf:g} of the features per round"
@@ -355,32 +354,37 @@ def statistics(args, scorer, table):
     """The columns ``--pvalues`` and ``--stability`` add ({name: values})
     and the lines said below the table."""
     extra, notes = {}, []
-    if (args.pvalues or args.stability) and args.turf is not None:
+    tested = args.pvalues or args.test is not None
+    if (tested or args.stability) and args.turf is not None:
         raise ValueError("--pvalues and --stability test one run of the "
                          "scorer; they do not go with --turf.")
     bar = ProgressBar(sys.stderr) if args.progress else None
     try:
-        if args.pvalues:
-            method = "stir" if args.stir else "permutation"
-            if method == "permutation":
+        if tested:
+            chosen = TESTS[args.test] if args.test is not None else \
+                find_test("stir" if args.stir else "permutation",
+                          args.permute)
+            if chosen.permutations:
                 unreachable = unreachable_threshold(
                     "fdr", FDR, args.permutations,
                     len(table.domain.attributes))
                 if unreachable is not None:
                     print(f"warning: {unreachable}", file=sys.stderr)
-            test = scorer.significance(table, method=method,
+            test = scorer.significance(table, method=chosen.name,
                                        n_permutations=args.permutations,
-                                       permute=args.permute, progress=bar)
+                                       progress=bar)
             extra.update(p=test.p_values, q=test.q_values)
-            what = "the class" if args.permute == "target" \
-                else "each feature's column"
-            notes.append(
-                f"p: {args.permutations} permutations of {what}, "
-                f"(1 + #{{null >= observed}}) / {args.permutations + 1}"
-                if method == "permutation" else
-                f"p: STIR's t-test of the (visit, neighbour) pairs, df = "
-                f"{test.df:.1f} (a fast screen; anti-conservative on small "
-                f"data)")
+            if chosen.permutations:
+                what = "each feature's column" \
+                    if chosen.refits_per_feature else "the class"
+                notes.append(
+                    f"p: {args.permutations} permutations of {what}, "
+                    f"(1 + #{{null >= observed}}) / {args.permutations + 1}")
+            else:
+                notes.append(f"p: {chosen.display_name}: "
+                             f"{chosen.description}"
+                             + (f"; df = {test.df:.1f}"
+                                if test.df is not None else ""))
             notes.append("q: Benjamini-Hochberg; "
                          f"{int(np.sum(test.q_values < FDR))} feature(s) "
                          f"with q < {FDR:g}")
@@ -500,6 +504,18 @@ class _Parser(argparse.ArgumentParser):
 def main(argv=None):
     """Run the command line with ``argv`` (``sys.argv[1:]`` when None) and
     return the exit status: 0 on success, 2 on bad input."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except (ValueError, OSError) as error:
+        message = " ".join(str(error).split())
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+
+
+def build_parser():
+    """The command line's parser; the rule and test choices come from the
+    registries (``core.rules.RULES``, ``stats.TESTS``)."""
     parser = _Parser(
         prog="python -m orangecontrib.relief",
         description="Relief feature weighting for Orange.")
@@ -538,12 +554,12 @@ def main(argv=None):
                               type=_positive_int, default=10,
                               help="nearest hits and misses per class "
                                    "(default: 10)")
-    score_parser.add_argument("--neighbours", choices=RULE_CHOICES,
+    score_parser.add_argument("--neighbours", choices=tuple(RULES),
                               default="k",
-                              help="neighbourhood rule: the k nearest, or "
-                                   "all within SURF's or MultiSURF's radius; "
-                                   "the starred rules also score the far "
-                                   "ones (default: k)")
+                              help="neighbourhood rule: " + "; ".join(
+                                  f"{name}: {rule.description}"
+                                  for name, rule in RULES.items())
+                              + " (default: k)")
     score_parser.add_argument("--turf", type=_share, default=None,
                               metavar="SHARE",
                               help="TuRF: remove this share of the features "
@@ -597,6 +613,11 @@ def main(argv=None):
                               help="with --pvalues: STIR's t-test from one "
                                    "run instead of permutations (ReliefF, "
                                    "classification)")
+    score_parser.add_argument("--test", choices=tuple(TESTS), default=None,
+                              help="the significance test (implies "
+                                   "--pvalues): " + "; ".join(
+                                       f"{name}: {test.description}"
+                                       for name, test in TESTS.items()))
     score_parser.add_argument("--stability", type=_positive_int,
                               default=None, metavar="B",
                               help="add each feature's mean rank, its 90%% "
@@ -619,11 +640,4 @@ def main(argv=None):
     score_parser.add_argument("--progress", action="store_true",
                               help="show a progress bar on stderr")
     score_parser.set_defaults(run=score)
-
-    args = parser.parse_args(argv)
-    try:
-        return args.run(args)
-    except (ValueError, OSError) as error:
-        message = " ".join(str(error).split())
-        print(f"error: {message}", file=sys.stderr)
-        return 2
+    return parser

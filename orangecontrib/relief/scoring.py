@@ -20,14 +20,15 @@ from Orange.preprocess.score import Scorer
 from . import distributed, stats
 from .core import ReliefResult, relieff
 from .core.options import check_options
+from .core.rules import RULES
 from .distributed import check_cluster_options
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "RULE_NAMES",
            "SelectSignificant"]
 
-#: How each neighbourhood rule is written in names and menus.
-RULE_NAMES = {"k": "k nearest", "surf": "SURF", "surf*": "SURF*",
-              "multisurf": "MultiSURF", "multisurf*": "MultiSURF*"}
+#: How each neighbourhood rule is written in names and menus (from the
+#: rule registry, ``core.rules``).
+RULE_NAMES = {name: rule.display_name for name, rule in RULES.items()}
 
 _ALL_FEATURES = object()   # score_data(data) without feature: Rank's call
 
@@ -105,12 +106,12 @@ class ReliefF(Scorer):
         "pdReliefF k5") or the rule ("MultiSURF*", "pdReliefF (MultiSURF)").
         ReliefF and RReliefF always say k ("ReliefF k10"): Orange's own
         scorers take the bare names."""
-        if self.neighbours == "k":
+        if RULES[self.neighbours].uses_k:
             if self.k_nearest == 10 and \
                     self.friendly_name not in ("ReliefF", "RReliefF"):
                 return self.friendly_name
             return f"{self.friendly_name} k{self.k_nearest}"
-        rule = RULE_NAMES[self.neighbours]
+        rule = RULES[self.neighbours].display_name
         if self.variant == "relieff" and self.friendly_name == "ReliefF":
             return rule
         return f"{self.friendly_name} ({rule})"
@@ -176,18 +177,14 @@ class ReliefF(Scorer):
         feature's column in turn (the null of an irrelevant feature among
         relevant ones; a times the runs), ``"stir"`` tests ReliefF's
         (visit, neighbour) pairs from one run (classification; a fast
-        screen, anti-conservative on small data: ``doc/statistics.md``).
+        screen, anti-conservative on small data: ``doc/statistics.md``);
+        any name in ``stats.TESTS`` (e.g. ``"feature_permutation"``).
         Returns a ``stats.Significance``."""
+        test = stats.find_test(method, permute)
         X, y, nominal, options = self._inputs(data)
-        if method == "permutation":
-            return stats.permutation_test(
-                X, y, nominal, n_permutations=n_permutations,
-                permute=permute, permutation_seed=permutation_seed,
-                progress=progress, **options)
-        if method == "stir":
-            return stats.stir(X, y, nominal, progress=progress, **options)
-        raise ValueError(f"method must be 'permutation' or 'stir'; got "
-                         f"{method!r}.")
+        return test.run(X, y, nominal, n_permutations=n_permutations,
+                        permutation_seed=permutation_seed, progress=progress,
+                        **options)
 
     def stability(self, data: Table, n_resamples=50, top_k=None,
                   resample_seed=0, progress=None, **resampling):

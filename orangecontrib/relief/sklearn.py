@@ -370,15 +370,17 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             raise ValueError(f"threshold must be 'fdr:ALPHA', 'p:ALPHA' or "
                              f"'fwer:ALPHA' with 0 < ALPHA < 1 (e.g. "
                              f"'fdr:0.05'); got {self.threshold!r}.")
-        if self.significance not in ("permutation", "feature_permutation",
-                                     "stir"):
-            raise ValueError(f"significance must be 'permutation', "
-                             f"'feature_permutation' or 'stir'; got "
+        if self.significance not in stats.TESTS:
+            raise ValueError(f"significance must be one of "
+                             f"{', '.join(map(repr, stats.TESTS))}; got "
                              f"{self.significance!r}.")
-        if kind == "fwer" and self.significance != "permutation":
-            raise ValueError("threshold='fwer:...' is the target "
-                             "permutation test's max-statistic p; use "
-                             "significance='permutation'.")
+        if kind == "fwer" and not stats.TESTS[self.significance].family_wise:
+            family_wise = [name for name, test in stats.TESTS.items()
+                           if test.family_wise]
+            raise ValueError("threshold='fwer:...' is the max-statistic p "
+                             "of the class permutation test; use "
+                             "significance="
+                             f"{' or '.join(map(repr, family_wise))}.")
         return kind, alpha
 
     def _check_resolution(self, kind, alpha, n_features):
@@ -386,7 +388,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         p-values are multiples of 1 / (n_permutations + 1), so with too few
         permutations no feature could be selected (and the refits would be
         spent for nothing).  STIR's p-values have no such floor."""
-        if self.significance == "stir":
+        if not stats.TESTS[self.significance].permutations:
             return
         reason = stats.unreachable_threshold(kind, alpha,
                                              self.n_permutations, n_features)
@@ -397,13 +399,8 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
     def _significant(self, X, y, nominal, options, kind, alpha):
         """The mask of the features that pass the threshold; sets
         ``p_values_`` and ``q_values_``."""
-        if self.significance == "stir":
-            test = stats.stir(X, y, nominal, **options)
-        else:
-            test = stats.permutation_test(
-                X, y, nominal, n_permutations=self.n_permutations,
-                permute="feature" if self.significance
-                == "feature_permutation" else "target", **options)
+        test = stats.TESTS[self.significance].run(
+            X, y, nominal, n_permutations=self.n_permutations, **options)
         self.p_values_, self.q_values_ = test.p_values, test.q_values
         values = {"fdr": test.q_values, "p": test.p_values,
                   "fwer": test.p_max_t}[kind]

@@ -36,10 +36,12 @@ import scipy.sparse as sp
 from scipy import stats as scipy_stats
 
 from .core import engine, quiet_warnings, ranking, relieff, vectorised
+from .core.registry import Entry, lookup
+from .core.rules import rule
 
 __all__ = ["permutation_test", "stir", "stability", "benjamini_hochberg",
            "bonferroni", "kuncheva_index", "unreachable_threshold",
-           "Significance", "Stability"]
+           "Significance", "Stability", "Test", "TESTS", "find_test"]
 
 
 @dataclass
@@ -306,7 +308,7 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
         raise ValueError("STIR tests the pairs of ReliefF, whose neighbours "
                          "do not depend on the run so far; for dReliefF and "
                          "pdReliefF use permutation_test.")
-    if str(relieff_options.get("neighbours", "k")).endswith("*"):
+    if rule(relieff_options.get("neighbours", "k")).far:
         raise ValueError("STIR compares near misses with near hits; the "
                          "starred rules also score far instances. Use "
                          "'k', 'surf' or 'multisurf', or permutation_test.")
@@ -435,3 +437,95 @@ def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,
         rank_high=np.percentile(ranks, 95, axis=0),
         top_k_frequency=(ranks <= top_k).mean(axis=0), top_k=top_k,
         kuncheva=kuncheva_index(tops, a), ranks=ranks, n_resamples=B)
+
+
+# -- the registry of significance tests ---------------------------------------
+
+@dataclass(frozen=True)
+class Test(Entry):
+    """One significance test of the weights, as the scorers, the widgets, the
+    scikit-learn selector and the command line offer it (by ``name``).
+
+    ``function(X, y, nominal, *, n_permutations, permutation_seed, progress,
+    **relieff_options)`` returns a ``Significance``; ``refits_per_feature``:
+    R refits per feature (else R in all, or one run when not
+    ``permutations``); ``family_wise``: it gives the max-statistic p
+    (``p_max_t``); ``variants``, ``regression``, ``far_rules``, ``weka``:
+    what it supports."""
+    function: object
+    permutations: bool = True
+    refits_per_feature: bool = False
+    family_wise: bool = False
+    variants: tuple = ("relieff", "drelieff", "pdrelieff")
+    regression: bool = True
+    far_rules: bool = True
+    weka: bool = True
+
+    def cost(self, n_permutations, n_features):
+        """The test's cost in runs of the scorer."""
+        if not self.permutations:
+            return 1
+        return n_permutations * (n_features if self.refits_per_feature
+                                 else 1)
+
+    def unsupported(self, variant="relieff", regression=False,
+                    neighbours="k", compat=None):
+        """Why the test does not apply to these options, or None."""
+        if variant not in self.variants:
+            return f"{self.display_name} tests {', '.join(self.variants)} only"
+        if regression and not self.regression:
+            return f"{self.display_name} has no regression form"
+        if rule(neighbours).far and not self.far_rules:
+            return f"{self.display_name} does not score far instances"
+        if compat is not None and not self.weka:
+            return f"{self.display_name} is not part of Weka's ReliefF"
+        return None
+
+    def run(self, X, y, nominal=None, *, n_permutations=99,
+            permutation_seed=0, progress=None, **relieff_options):
+        """The test's ``Significance`` of ``core.relieff``'s weights."""
+        if not self.permutations:
+            return self.function(X, y, nominal, progress=progress,
+                                 **relieff_options)
+        return self.function(X, y, nominal, n_permutations=n_permutations,
+                             permutation_seed=permutation_seed,
+                             progress=progress, **relieff_options)
+
+
+def _class_permutation(X, y, nominal=None, **options):
+    return permutation_test(X, y, nominal, permute="target", **options)
+
+
+def _feature_permutation(X, y, nominal=None, **options):
+    return permutation_test(X, y, nominal, permute="feature", **options)
+
+
+#: The tests by name, in menu order (saved settings and options name them).
+TESTS = {test.name: test for test in (
+    Test("feature_permutation", "Permutation, each feature",
+         "each feature's column is shuffled R times and refitted: is the "
+         "feature better than an irrelevant one? (R runs per feature)",
+         _feature_permutation, refits_per_feature=True),
+    Test("permutation", "Permutation of the class",
+         "R refits with the class shuffled: is anything related to the "
+         "class? (irrelevant features can pass when others carry the class)",
+         _class_permutation, family_wise=True),
+    Test("stir", "STIR (one run; a fast screen)",
+         "STIR's t-test of ReliefF's neighbour pairs from one run; it "
+         "treats the pairs as independent, so it finds too much on small "
+         "data (doc: statistics)",
+         stir, permutations=False, variants=("relieff",), regression=False,
+         far_rules=False, weka=False),
+)}
+
+
+def find_test(method="permutation", permute="target"):
+    """The registered test named ``method``; ``method="permutation"`` with
+    ``permute="feature"`` is ``"feature_permutation"`` (the scorers'
+    spelling)."""
+    if method == "permutation" and permute == "feature":
+        method = "feature_permutation"
+    elif permute not in ("target", "feature"):
+        raise ValueError(f"permute must be 'target' or 'feature'; got "
+                         f"{permute!r}.")
+    return lookup(TESTS, method, "method")

@@ -23,6 +23,7 @@ from Orange.modelling import KNNLearner
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base as widget_tests
 
+from orangecontrib.relief.core.rules import RULES
 from orangecontrib.relief.scoring import (DReliefF, PDReliefF, ReliefF,
                                          SelectSignificant)
 from orangecontrib.relief.widgets.owdrelieff import OWDReliefF
@@ -231,7 +232,8 @@ class ReliefWidgetTests:
         for name in ("weight_by_distance", "stability_on") + \
                 (("custom_T",) if w.HAS_T else ()):
             getattr(w.controls, name).setChecked(True)
-        w.significance, w.n_permutations, w.n_resamples = 2, 9, 2
+        w.significance_test, w.n_permutations, w.n_resamples = \
+            "permutation", 9, 2
         w._update_cost_label()
         spins = w.findChildren(QAbstractSpinBox)
         names = [name for name in self.TYPED
@@ -464,7 +466,7 @@ class ReliefWidgetTests:
     # --- significance and stability -------------------------------------
     def test_permutation_columns_and_q_selection(self):
         w = self.widget
-        w.significance, w.n_permutations = 2, 19
+        w.significance_test, w.n_permutations = "permutation", 19
         w.stability_on, w.n_resamples = True, 4
         w.select_percent, w.alpha = 2, 0.2
         w._update_cost_label()
@@ -497,7 +499,7 @@ class ReliefWidgetTests:
     def test_no_test_means_no_q_selection(self):
         w = self.widget
         w.select_percent = 2
-        w.significance = 0
+        w.significance_test = ""
         w._update_cost_label()
         self.assertEqual(w.select_percent, 0)
         self.assertFalse(w.q_radio.isEnabled())
@@ -511,7 +513,7 @@ class ReliefWidgetTests:
         """With R permutations no q falls below 1 / (R + 1): "q < α" with
         such an α selects nothing, and the widget says so (and why)."""
         w = self.widget
-        w.significance, w.n_permutations = 2, 19
+        w.significance_test, w.n_permutations = "permutation", 19
         w._update_cost_label()
         warning = w.Warning.unreachable_threshold
         self.assertFalse(warning.is_shown())    # top N: no threshold
@@ -532,8 +534,8 @@ class ReliefWidgetTests:
         self.assertFalse(warning.is_shown())
         w.controls.alpha.setValue(0.03)   # q < α again
         self.assertTrue(warning.is_shown())
-        w.controls.significance.setCurrentIndex(0)      # no test
-        w.controls.significance.activated.emit(0)
+        w.controls.test_position.setCurrentIndex(0)      # no test
+        w.controls.test_position.activated.emit(0)
         self.assertFalse(warning.is_shown())
 
     def test_progress_reported(self):
@@ -595,9 +597,9 @@ class ReliefWidgetTests:
         """The report states every setting the weights depend on, the
         neighbourhood rule included, and the top features."""
         w = self.widget
-        index = w.RULES.index("multisurf*")
-        w.controls.rule_index.setCurrentIndex(index)
-        w.controls.rule_index.activated.emit(index)
+        index = w.rule_names.index("multisurf*")
+        w.controls.rule_position.setCurrentIndex(index)
+        w.controls.rule_position.activated.emit(index)
         self.send_and_wait(self.data)
         w.report_html = ""
         w.send_report()
@@ -610,7 +612,8 @@ class ReliefWidgetTests:
 
     def test_settings_of_an_older_version_load(self):
         """Settings saved before settings were versioned (version 0) load
-        through migrate_settings and give the same scorer."""
+        through migrate_settings and give the same scorer; the rule and the
+        test, saved then as menu positions, come back by name."""
         settings = dict(k_nearest=7, sample_instances=True, n_iterations=30,
                         random_state=2, rule_index=0, misses_any=1,
                         significance=2, n_permutations=19, select_percent=2,
@@ -621,13 +624,36 @@ class ReliefWidgetTests:
                                    stored_settings=dict(settings))
         self.assertEqual(migrate.call_args[0][1], 0)
         for name, value in settings.items():
-            self.assertEqual(getattr(w, name), value, name)
+            if name not in ("rule_index", "significance"):
+                self.assertEqual(getattr(w, name), value, name)
+        self.assertEqual((w.rule, w.significance_test), ("k", "permutation"))
         scorer = self.get_output(w.Outputs.scorer, widget=w)
         self.assertEqual((scorer.k_nearest, scorer.n_iterations,
                           scorer.random_state, scorer.misses),
                          (7, 30, 2, "any"))
         self.send_and_wait(self.data, widget=w)
         self.assertIsNotNone(self.get_output(w.Outputs.scores, widget=w))
+
+    def test_version_1_positions_become_names(self):
+        """Version 1 saved the rule and the test as positions in the menus
+        (k, SURF, SURF*, MultiSURF, MultiSURF*; none, each feature, the
+        class, STIR): each position loads as its name, and the menus show
+        it, whatever order the registries list them in now."""
+        for position, rule in enumerate(("k", "surf", "surf*", "multisurf",
+                                         "multisurf*")):
+            w = self.create_widget(self.WIDGET, stored_settings=dict(
+                __version__=1, rule_index=position, significance=1))
+            self.assertEqual(w.rule, rule)
+            self.assertEqual(w.rule_combo.currentText(),
+                             RULES[rule].display_name)
+            self.assertEqual(w.significance_test, "feature_permutation")
+            self.assertEqual(w.controls.test_position.currentText(),
+                             "Permutation, each feature")
+            scorer = self.get_output(w.Outputs.scorer, widget=w)
+            self.assertEqual(scorer.neighbours, rule)
+        w = self.create_widget(self.WIDGET, stored_settings=dict(
+            __version__=1, rule_index=99, significance=-1))
+        self.assertEqual((w.rule, w.significance_test), ("k", ""))
 
     def test_convergence_plot(self):
         self.send_and_wait(self.data)
@@ -653,9 +679,9 @@ class ReliefWidgetTests:
         self.send_and_wait(self.data)
         self.assertEqual(w.model.rowCount(), 4)
         self.assertEqual(len(w.plotview.curves), 4)
-        index = w.RULES.index("multisurf")
-        w.controls.rule_index.setCurrentIndex(index)
-        w.controls.rule_index.activated.emit(index)
+        index = w.rule_names.index("multisurf")
+        w.controls.rule_position.setCurrentIndex(index)
+        w.controls.rule_position.activated.emit(index)
         self.assertIsNotNone(w.task)
         self.assertEqual(w.model.rowCount(), 0)
         self.assertEqual(w.plotview.curves, [])
@@ -726,7 +752,8 @@ class ReliefWidgetTests:
         data = Table("heart_disease")[::2]
         self.widget.controls.n_plotted.setValue(5)
         # the significance box in use: p, q and rank columns, the rank plot
-        self.widget.significance, self.widget.n_permutations = 1, 99
+        self.widget.significance_test = "feature_permutation"
+        self.widget.n_permutations = 99
         self.widget.stability_on, self.widget.n_resamples = True, 10
         self.widget.select_percent = 2
         self.widget._update_cost_label()
@@ -801,12 +828,12 @@ class TestStirInTheReliefFWidget(widget_tests.WidgetTest):
     def test_stir_is_offered_by_relieff_only(self):
         relieff = self.create_widget(OWReliefF)
         drelieff = self.create_widget(OWDReliefF)
-        self.assertEqual(relieff.controls.significance.count(), 4)
-        self.assertEqual(drelieff.controls.significance.count(), 3)
+        self.assertEqual(relieff.controls.test_position.count(), 4)
+        self.assertEqual(drelieff.controls.test_position.count(), 3)
 
     def test_feature_permutation(self):
         w = self.create_widget(OWReliefF)
-        w.significance, w.n_permutations = 1, 9
+        w.significance_test, w.n_permutations = "feature_permutation", 9
         w._update_cost_label()
         self.assertEqual(w.cost_label.text(), "Costs 9 runs per feature.")
         data = small_iris()
@@ -820,7 +847,7 @@ class TestStirInTheReliefFWidget(widget_tests.WidgetTest):
 
     def test_stir_columns_and_regression_warning(self):
         w = self.create_widget(OWReliefF)
-        w.significance = 3
+        w.significance_test = "stir"
         w._update_cost_label()
         self.assertIn("one more run", w.cost_label.text())
         data = small_iris()
@@ -981,10 +1008,9 @@ class RuleWidgetTests(widget_tests.WidgetTest):
     def test_rule_setting_reaches_the_scorer(self):
         widget = self.create_widget(OWPDReliefF)
         data = small_iris()
-        widget.controls.rule_index.setCurrentIndex(
-            OWPDReliefF.RULES.index("multisurf"))
-        widget.controls.rule_index.activated.emit(
-            OWPDReliefF.RULES.index("multisurf"))
+        index = widget.rule_names.index("multisurf")
+        widget.controls.rule_position.setCurrentIndex(index)
+        widget.controls.rule_position.activated.emit(index)
         self.assertFalse(widget.k_spin.isEnabled())
         self.send_signal(widget.Inputs.data, data, widget=widget)
         self.wait_until_finished(widget=widget, timeout=60000)
@@ -999,7 +1025,7 @@ class RuleWidgetTests(widget_tests.WidgetTest):
 
     def test_starred_rule_on_regression_shows_an_error(self):
         widget = self.create_widget(OWReliefF)
-        widget.rule_index = OWReliefF.RULES.index("surf*")
+        widget.rule = "surf*"
         self.send_signal(widget.Inputs.data, small_housing(), widget=widget)
         self.wait_until_finished(widget=widget, timeout=60000)
         self.assertTrue(widget.Error.compute_failed.is_shown())

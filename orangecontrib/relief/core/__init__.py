@@ -8,7 +8,8 @@
   pairs), ``neighbours`` (which neighbours count, and how much),
   ``updates``, ``estimates`` and ``pairsums`` (what a visit adds, what the
   sums mean);
-* the registries and options: ``rules`` (neighbourhood rules),
+* the registries and options: ``registry`` (what an entry has), ``rules``
+  (neighbourhood rules),
   ``options`` (every option checked once), ``speedups``, ``messages``
   (warnings), ``result`` (what a run gives back);
 * the loops: ``visits`` (ReliefF's) and ``feedback`` (dReliefF /

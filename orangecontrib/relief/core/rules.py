@@ -13,20 +13,16 @@ from typing import Dict
 
 from .neighbours import (RULE_K, RULE_MULTISURF, RULE_MULTISURF_STAR,
                          RULE_SURF, RULE_SURF_STAR)
+from .registry import Entry, lookup
 
 
 @dataclass(frozen=True)
-class Rule:
-    """One neighbourhood rule.
+class Rule(Entry):
+    """One neighbourhood rule (its ``name`` is the option's value,
+    ``relieff(..., neighbours=name)``).
 
     Attributes
     ----------
-    name : str
-        The option's value, ``relieff(..., neighbours=name)``.
-    display_name : str
-        How menus and column titles write it.
-    description : str
-        One sentence for tooltips and ``--help``.
     code : int
         The kernels' code (``neighbours.RULE_*``).
     uses_k : bool
@@ -41,9 +37,6 @@ class Rule:
     weka : bool
         Weka's ReliefFAttributeEval has it (``compat="weka"``).
     """
-    name: str
-    display_name: str
-    description: str
     code: int
     uses_k: bool = False
     pair_mean_radius: bool = False
@@ -82,9 +75,4 @@ RULES: Dict[str, Rule] = {rule.name: rule for rule in (
 def rule(name) -> Rule:
     """The rule called `name`; a ValueError that lists the rules if none
     is."""
-    try:
-        return RULES[name]
-    except (KeyError, TypeError):
-        raise ValueError(f"neighbours must be one of "
-                         f"{', '.join(map(repr, RULES))}; got {name!r}.") \
-            from None
+    return lookup(RULES, name, "neighbours")

@@ -32,8 +32,9 @@ from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core import collect_warnings, warmup
-from orangecontrib.relief.scoring import RULE_NAMES, SelectSignificant
-from orangecontrib.relief.stats import unreachable_threshold
+from orangecontrib.relief.core.rules import RULES
+from orangecontrib.relief.scoring import SelectSignificant
+from orangecontrib.relief.stats import TESTS, unreachable_threshold
 from orangecontrib.relief.widgets.plotutils import CURVE_COLORS, StaticPlotView
 
 #: Aim for about this many points in the convergence plot.
@@ -53,14 +54,14 @@ def run(data: Table, scorer, trace_every: Optional[int], extras,
     `stats.Significance` (`test`) and `stats.Stability` (`stability`) or
     None, and the texts of the warnings the scorer issued (`warnings`).
     """
-    extras = extras or SimpleNamespace(method=None, permute="target",
-                                       n_permutations=0, n_resamples=0)
-    # progress in units of one run: the weights, then R refits (R per
-    # feature, or STIR's one pass), then B refits
-    per_test = extras.n_permutations * (
-        len(data.domain.attributes) if extras.permute == "feature" else 1)
-    units = [1, per_test if extras.method == "permutation"
-             else 1 if extras.method == "stir" else 0, extras.n_resamples]
+    extras = extras or SimpleNamespace(test=None, n_permutations=0,
+                                       n_resamples=0)
+    chosen = TESTS[extras.test] if extras.test else None
+    # progress in units of one run: the weights, then the test's refits (or
+    # its one pass), then B refits
+    units = [1, chosen.cost(extras.n_permutations,
+                            len(data.domain.attributes)) if chosen else 0,
+             extras.n_resamples]
     total = sum(units)
 
     def phase(i):
@@ -82,10 +83,10 @@ def run(data: Table, scorer, trace_every: Optional[int], extras,
                                         trace_every=trace_every,
                                         status=state.set_status)
         try:
-            if extras.method is not None:
+            if chosen is not None:
                 state.set_status("testing the weights")
                 out.test = scorer.significance(
-                    data, method=extras.method, permute=extras.permute,
+                    data, method=chosen.name,
                     n_permutations=extras.n_permutations,
                     progress=phase(1))
             if extras.n_resamples:
@@ -267,9 +268,9 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         cancelled = Msg("Computation was cancelled; "
                         "apply again to restart it.")
 
-    settings_version = 1
+    settings_version = 2
 
-    rule_index = Setting(0)   # index into RULES
+    rule = Setting("k")   # a name in core.rules.RULES
     k_nearest = Setting(10)
     sample_instances = Setting(False)
     n_iterations = Setting(100)
@@ -280,7 +281,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     custom_T = Setting(False)
     weka_compat = Setting(False)  # compat="weka": Weka's numbers
     T = Setting(0.5)
-    significance = Setting(0)  # index into SIGNIFICANCE (0: no test)
+    significance_test = Setting("")  # a name in stats.TESTS ("": none)
     n_permutations = Setting(99)
     stability_on = Setting(False)
     n_resamples = Setting(30)
@@ -294,19 +295,9 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     want_main_area = True
     graph_name = "plotview.plot"  # for image export
 
-    RULES = ("k", "surf", "surf*", "multisurf", "multisurf*")
-    #: the tests the widget offers: (method, permute, label); STIR, last,
-    #: is ReliefF's only
-    SIGNIFICANCE = ((None, None, "None"),
-                    ("permutation", "feature", "Permutation, each feature"),
-                    ("permutation", "target", "Permutation of the class"),
-                    ("stir", None, "STIR (one run; a fast screen)"))
-    RULE_TOOLTIP = (
-        "k nearest: the k nearest hits and misses.  SURF: every instance "
-        "closer than the mean distance over all pairs.  MultiSURF: every "
-        "instance closer than the visited one's mean distance minus half "
-        "its standard deviation (the rule recommended for interactions, "
-        "e.g. SNP data).  The starred forms also score the far instances.")
+    #: how settings of version 1 saved the rule and the test: by position
+    V1_RULES = ("k", "surf", "surf*", "multisurf", "multisurf*")
+    V1_TESTS = ("", "feature_permutation", "permutation", "stir")
     MISSES = ("per_class", "any")
     MISSES_TOOLTIP = ("ReliefF takes k misses from every other class and "
                       "weighs them by the class prior; Relief-E takes the "
@@ -335,10 +326,18 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     # GUI
     def _setup_gui(self):
         box = gui.vBox(self.controlArea, "Neighbours")
+        # (the combo shows a position; the setting keeps the rule's name)
+        self.rule_names = list(RULES)
+        if self.rule not in RULES:
+            self.rule = "k"
+        self.rule_position = self.rule_names.index(self.rule)
         self.rule_combo = gui.comboBox(
-            box, self, "rule_index", label="Rule:", orientation=Qt.Horizontal,
-            items=[RULE_NAMES[rule] for rule in self.RULES],
-            callback=self._rule_changed, tooltip=self.RULE_TOOLTIP)
+            box, self, "rule_position", label="Rule:",
+            orientation=Qt.Horizontal,
+            items=[RULES[name].display_name for name in self.rule_names],
+            callback=self._rule_changed,
+            tooltip="\n".join(f"{rule.display_name}: {rule.description}."
+                               for rule in RULES.values()))
         self.k_spin = gui.spin(
             box, self, "k_nearest", 1, 10000, label="Neighbours k:",
             controlWidth=80, alignment=Qt.AlignRight,
@@ -392,25 +391,23 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             self._update_T_label()
 
         box = gui.vBox(self.controlArea, "Significance and Stability")
-        methods = self.SIGNIFICANCE if self.SCORER.variant == "relieff" \
-            else self.SIGNIFICANCE[:3]
-        self.significance = min(self.significance, len(methods) - 1)
-        gui.comboBox(box, self, "significance", label="Test:",
+        # the registered tests for this widget's variant ("": none)
+        self.test_names = [""] + [
+            name for name, test in TESTS.items()
+            if test.unsupported(variant=self.SCORER.variant) is None]
+        if self.significance_test not in self.test_names:
+            self.significance_test = ""
+        self.test_position = self.test_names.index(self.significance_test)
+        gui.comboBox(box, self, "test_position", label="Test:",
                      orientation=Qt.Horizontal,
-                     items=[label for _, _, label in methods],
-                     callback=self._statistics_changed,
+                     items=["None"] + [TESTS[name].display_name
+                                       for name in self.test_names[1:]],
+                     callback=self._test_changed,
                      tooltip="p- and q-values (Benjamini-Hochberg) of the "
-                             "weights. Permutation, each feature: every "
-                             "feature's column is shuffled R times and "
-                             "refitted (is the feature better than an "
-                             "irrelevant one? R runs per feature). "
-                             "Permutation of the class: R refits with the "
-                             "class shuffled (is anything related to the "
-                             "class? irrelevant features can pass when "
-                             "others carry the class). STIR tests "
-                             "ReliefF's neighbour pairs from one run, but "
-                             "treats them as independent: it finds too "
-                             "much (doc: statistics).")
+                             "weights. " + " ".join(
+                                 f"{TESTS[name].display_name}: "
+                                 f"{TESTS[name].description}."
+                                 for name in self.test_names[1:]))
         self.permutation_spin = gui.spin(
             box, self, "n_permutations", 9, 9999, step=10,
             label="Permutations R:", controlWidth=80,
@@ -492,6 +489,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     # callbacks
     def _rule_changed(self):
+        self.rule = self.rule_names[self.rule_position]
         self._enable_k_controls()
         self._params_changed()
 
@@ -499,7 +497,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         """k and the rank weights belong to the k-nearest rule, the only
         one Weka has."""
         self.rule_combo.setDisabled(bool(self.weka_compat))
-        k_rule = self.RULES[self.rule_index] == "k" or self.weka_compat
+        k_rule = RULES[self.rule].uses_k or self.weka_compat
         for control in (self.k_spin, self.sigma_spin):
             control.box.setEnabled(k_rule) if hasattr(control, "box") \
                 else control.setEnabled(k_rule)
@@ -529,40 +527,51 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.select_percent = 2
         self._selection_changed()
 
+    def _test_changed(self):
+        self.significance_test = self.test_names[self.test_position]
+        self._statistics_changed()
+
     def _statistics_changed(self):
         self._update_cost_label()
         self.commit.deferred()
 
-    def _test_method(self):
-        return self.SIGNIFICANCE[self.significance][0]
-
-    def _permute(self):
-        return self.SIGNIFICANCE[self.significance][1] or "target"
+    def chosen_test(self):
+        """The registered test (``stats.TESTS``) chosen, or None."""
+        return TESTS[self.significance_test] if self.significance_test \
+            else None
 
     def _update_cost_label(self):
         """Say what the requested statistics cost, in runs."""
-        method = self._test_method()
-        self.permutation_spin.setEnabled(method == "permutation")
-        self.q_radio.setEnabled(method is not None)
-        if method is None and self.select_percent == 2:
+        chosen = self.chosen_test()
+        self.permutation_spin.setEnabled(chosen is not None
+                                         and chosen.permutations)
+        self.q_radio.setEnabled(chosen is not None)
+        if chosen is None and self.select_percent == 2:
             self.select_percent = 0     # (q < alpha needs a test)
-        per_feature = method == "permutation" and self._permute() == "feature"
-        runs = (self.n_permutations if method == "permutation" else 0) \
-            + (self.n_resamples if self.stability_on else 0)
-        self.cost_label.setText(
-            f"Costs {self.n_permutations} runs per feature"
-            + (f" and {self.n_resamples} more." if self.stability_on
-               else ".") if per_feature else
-            f"Costs {runs} more runs." if runs else
-            "STIR costs about one more run." if method == "stir" else
-            "No test: weights only.")
+        resamples = self.n_resamples if self.stability_on else 0
+        if chosen is not None and chosen.refits_per_feature:
+            text = f"Costs {self.n_permutations} runs per feature" + (
+                f" and {resamples} more." if resamples else ".")
+        elif chosen is not None and chosen.permutations:
+            text = f"Costs {self.n_permutations + resamples} more runs."
+        elif chosen is not None:
+            text = f"{chosen.display_name.split(' (')[0]} costs about " \
+                f"one more run" + (f", and {resamples} more." if resamples
+                                   else ".")
+        elif resamples:
+            text = f"Costs {resamples} more runs."
+        else:
+            text = "No test: weights only."
+        self.cost_label.setText(text)
         self._update_threshold_warning()
 
     def _update_threshold_warning(self):
         """Warn when "q < α" cannot select anything: R permutations give
         no p-value (and so no q) below 1 / (R + 1)."""
         text = None
-        if self.select_percent == 2 and self._test_method() == "permutation":
+        chosen = self.chosen_test()
+        if self.select_percent == 2 and chosen is not None \
+                and chosen.permutations:
             n_features = 1 if self.data is None \
                 else max(1, len(self.data.domain.attributes))
             text = unreachable_threshold("fdr", self.alpha,
@@ -570,11 +579,11 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.Warning.unreachable_threshold(text, shown=text is not None)
 
     def statistics_params(self) -> SimpleNamespace:
-        method = self._test_method()
+        chosen = self.chosen_test()
         return SimpleNamespace(
-            method=method, permute=self._permute(),
-            n_permutations=self.n_permutations if method == "permutation"
-            else 0,
+            test=self.significance_test or None,
+            n_permutations=self.n_permutations
+            if chosen is not None and chosen.permutations else 0,
             n_resamples=self.n_resamples if self.stability_on else 0)
 
     def _effective_m(self) -> Optional[int]:
@@ -603,11 +612,11 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         if n_iterations is not None and n_known is not None \
                 and not self.weka_compat:
             n_iterations = min(n_iterations, n_known)
-        rule = self.RULES[self.rule_index]
+        rule = self.rule
         params = dict(n_iterations=n_iterations, k_nearest=self.k_nearest,
                       random_state=self.random_state,
                       weight_by_distance=bool(self.weight_by_distance)
-                      and rule == "k",
+                      and RULES[rule].uses_k,
                       sigma=self.sigma,
                       misses=self.MISSES[0 if self.weka_compat
                                          else self.misses_any],
@@ -627,12 +636,12 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         return int(self.n_selected)
 
     def create_preprocessor(self, scorer):
-        if self.select_percent == 2 and self._test_method() is not None:
+        if self.select_percent == 2 and self.significance_test:
             # (each training set is tested again: the test data never
             # choose the features)
             return PreprocessorList([SelectSignificant(
-                scorer, self.alpha, self._test_method(),
-                self.n_permutations, self._permute())])
+                scorer, self.alpha, self.significance_test,
+                self.n_permutations)])
         return PreprocessorList(
             [SelectBestFeatures(method=scorer, k=self.selection_k())])
 
@@ -701,7 +710,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             "neighbours by their difference in target." if regression else
             "Weka takes k misses from every other class." if self.weka_compat
             else self.MISSES_TOOLTIP)
-        k_rule = self.RULES[self.rule_index] == "k" or self.weka_compat
+        k_rule = RULES[self.rule].uses_k or self.weka_compat
         if regression:
             self.Information.regression()
             if k_rule and self.k_nearest > n_known - 1:
@@ -916,8 +925,9 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     # report
     def send_report(self):
         params = self.scorer_params()
-        items = [("Neighbourhood rule", RULE_NAMES[params["neighbours"]])]
-        if params["neighbours"] == "k":
+        items = [("Neighbourhood rule",
+                  RULES[params["neighbours"]].display_name)]
+        if RULES[params["neighbours"]].uses_k:
             items.append(("Neighbours k", params["k_nearest"]))
         items += [("Neighbour influence",
                    f"exp(-(rank/σ)²), σ = {self.sigma:g}"
@@ -934,11 +944,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         if self.HAS_T:
             items.append(("T", f"{self.T:g}" if self.custom_T
                           else "2 / ln m (default)"))
-        method = self._test_method()
-        items.append(("Test", "none" if method is None else
-                      f"permutation ({self._permute()}), "
-                      f"R = {self.n_permutations}"
-                      if method == "permutation" else "STIR"))
+        chosen = self.chosen_test()
+        items.append(("Test", "none" if chosen is None else
+                      f"{chosen.display_name}, R = {self.n_permutations}"
+                      if chosen.permutations else chosen.display_name))
         if self.stability_on:
             items.append(("Stability", f"{self.n_resamples} subsamples"))
         items.append(("Selected features",
@@ -965,5 +974,15 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     @classmethod
     def migrate_settings(cls, settings, version):
-        """Settings of version 1 are today's; older (unversioned) ones name
-        the same settings, so they load as they are."""
+        """Version 2 saves the rule and the test by name (``rule``,
+        ``significance_test``); versions 1 and older saved their positions in the menus
+        (``rule_index``, ``significance``)."""
+        if version is None or version < 2:
+            position = settings.pop("rule_index", 0)
+            if isinstance(position, int) \
+                    and 0 <= position < len(cls.V1_RULES):
+                settings["rule"] = cls.V1_RULES[position]
+            position = settings.pop("significance", 0)
+            if isinstance(position, int) \
+                    and 0 <= position < len(cls.V1_TESTS):
+                settings["significance_test"] = cls.V1_TESTS[position]

@@ -93,6 +93,46 @@ def test_vectorised_path_refuses_large_sparse_data(monkeypatch):
         relieff(X, y, nominal, kernels="fast")
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_run_moves_to_the_compiled_kernels_when_they_are_ready(
+        variant, monkeypatch):
+    """While the kernels compile, the first batches run on the vectorised
+    backend; once their marker appears, the next batches run compiled, adding
+    to the same sums: the weights and trace of the compiled kernels."""
+    from orangecontrib.relief.core import runtime, selection
+    from orangecontrib.relief.core.compiled import CompiledBackend
+    from orangecontrib.relief.core.vectorised import VectorisedBackend
+    X, y, nominal = _problems()[1][1:4]
+    checks, batches = [], []
+    monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", "auto")
+    monkeypatch.setattr(warmup, "is_compiled",
+                        lambda kernel_set: checks.append(kernel_set)
+                        or len(checks) > 3)
+    monkeypatch.setattr(selection, "_READY", set())
+    monkeypatch.setattr(runtime, "FIRST_BATCH_TERMS", 120 * 9 * 10)
+    monkeypatch.setattr(runtime, "BATCH_SECONDS", 1e-5)   # small batches
+    for backend in (VectorisedBackend, CompiledBackend):
+        def visit(self, *args, _visit=backend.visit):
+            batches.append(type(self).__name__)
+            return _visit(self, *args)
+        monkeypatch.setattr(backend, "visit", visit)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mixed = relieff(X, y, nominal, variant=variant, trace_every=11,
+                        k_nearest=4)
+        ran = list(batches)
+        compiled = relieff(X, y, nominal, variant=variant, trace_every=11,
+                           k_nearest=4, kernels="compiled")
+    first = ran.index("CompiledBackend")
+    assert 0 < first < len(ran) - 1
+    assert set(ran[:first]) == {"VectorisedBackend"}
+    assert set(ran[first:]) == {"CompiledBackend"}
+    np.testing.assert_allclose(mixed.weights, compiled.weights, rtol=0,
+                               atol=1e-12)
+    np.testing.assert_allclose(mixed.trace, compiled.trace, rtol=0,
+                               atol=1e-12)
+
+
 FRESH = textwrap.dedent("""
     import importlib.util, json, sys, time, warnings
     import numpy as np

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core import Speedups, relieff
-from orangecontrib.relief.core import (engine, estimates, feedback,
-                                       neighbours, nominal, plan, screens,
+from orangecontrib.relief.core import (estimates, feedback, neighbours,
+                                       nominal, plan, runtime, screens,
                                        sparse)
 from orangecontrib.relief.core.distances import distance
 from orangecontrib.relief.core.prepare import prepare
@@ -433,7 +433,7 @@ def test_updates_left_to_the_next_parallel_region(variant, monkeypatch):
     dense = X.toarray()
     expected = reference_relief(dense, y, nominal_, variant=variant, k=4)
     monkeypatch.setattr(plan, "PARALLEL_ROW_TERMS", 0)
-    monkeypatch.setattr(engine, "FIRST_BATCH_TERMS", 40 * 90 * X.shape[1])
+    monkeypatch.setattr(runtime, "FIRST_BATCH_TERMS", 40 * 90 * X.shape[1])
     runs = [relieff(X, y, nominal_, variant=variant, k_nearest=4,
                     n_jobs=n_jobs, trace_every=7) for n_jobs in (1, 2)]
     for res in runs:

@@ -5,14 +5,15 @@ ReliefF's visits are independent of each other: the update of visiting R
 reads the data and R only, and the weights are (a function of) the sums of
 the updates.  So the visiting order ``default_rng(random_state).permutation
 (n)[:m]`` is cut into blocks of visits, each block is one Dask task that runs
-this project's kernels (``core.engine.visit_updates``) and returns the sums
+this project's kernels (``core.compiled.visit_updates``) and returns the sums
 of its block's update rows, and the sums of the tasks are added on the
-client, in block order, and turned into weights (``core.engine.finish``).
+client, in block order, and turned into weights (``core.backend.finish``).
 The weights equal ``core.relieff``'s up to the order of the additions
-(about 1e-15).
+(about 1e-15).  ``DaskBackend`` is this as a backend of the core's
+interface (``core.backend.Backend``).
 
 The data goes to the workers once: a NumPy or SciPy ``X`` is prepared here
-(``core.engine.start``: ranges, codes, RELIEF-D tables) and its kernel form
+(``core.backend.start``: ranges, codes, RELIEF-D tables) and its kernel form
 (``ReliefJob``) is scattered to every worker; a Dask array ``X`` is prepared
 on a worker from chunks the workers compute themselves, and the workers copy
 that job from each other.  Either way every worker holds the whole job
@@ -26,18 +27,20 @@ Dask (``pip install "orange3-relief[dask]"``) is imported when a function of
 this module is called, not when it is imported.
 """
 import dataclasses
-import inspect
 import math
 
 import numpy as np
 
 from .core import collect_warnings, engine
-from .core.options import check_options, whole_number
-from .core.runtime import BATCH_BYTES
+from .core.backend import Backend, finish, nothing_learnt, start
+from .core.compiled import relieff_job, visit_updates
+from .core.estimates import estimate
 from .core.messages import warn
+from .core.options import whole_number
 from .core.prepare import NO_SPARSE
+from .core.runtime import BATCH_BYTES, Run, trace_steps
 
-__all__ = ["relieff", "check_cluster_options"]
+__all__ = ["relieff", "check_cluster_options", "DaskBackend"]
 
 # A task visits about TERMS_PER_TASK (visit, instance, feature) terms, a few
 # tenths of a second on one core, so the tasks' overhead (a few ms each,
@@ -123,37 +126,28 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
         whole_number(visits_per_task, "visits_per_task", otherwise="or None")
     for option in ("n_jobs", "kernels"):
         relieff_options.pop(option, None)
+    names = {key: relieff_options.pop(key)
+             for key in ("feature_names", "class_names")
+             if key in relieff_options}
+    options = engine.relieff_options(trace_every=trace_every,
+                                     **relieff_options)
     client = _client(client)
     if progress is not None:
         progress(0.0)
     if _is_dask(X) or _is_dask(y):
         if status is not None:
             status("preparing the data on the cluster")
-        setup, job = _start_on_cluster(client, X, y, nominal, dict(
-            relieff_options, trace_every=trace_every))
+        setup, job = _start_on_cluster(client, X, y, nominal, options, names)
     else:
-        setup = engine.start(X, y, nominal, trace_every=trace_every,
-                             **relieff_options)
-        job = None
-        if setup.hood is not None:
-            if status is not None:
-                status("sending the data to the workers")
-            # (broadcast: every worker holds a copy, so losing a worker
-            # loses no data; scattered data cannot be recomputed)
-            [job] = client.scatter([engine.relieff_job(setup)],
-                                   broadcast=True, hash=False)
-    m = setup.order.shape[0]
-    every = trace_every or m
+        setup, job = start(X, y, nominal, options, **names), None
+    run = Run(setup.order, trace_every, progress)
     if setup.hood is None:          # nothing to learn: all weights 0
         if job is not None:
             client.cancel([job])
-        sums = np.zeros((math.ceil(m / every), setup.width))
-    else:
-        sums = _run_tasks(client, job, setup, every, visits_per_task,
-                          progress, status)
-    running = np.cumsum(sums, axis=0)
-    return engine.finish(setup, running[-1], trace_every,
-                         running[:m // every] if trace_every else None)
+        return finish(setup, run, nothing_learnt(setup, run))
+    with DaskBackend(setup, client, job, visits_per_task, status) as backend:
+        total = backend.run(run)
+    return backend.finish(run, total)
 
 
 def _client(client):
@@ -180,53 +174,110 @@ def _is_dask(values):
     return type(values).__module__.split(".")[0] == "dask"
 
 
-def _blocks(setup, n_threads, visits_per_task):
-    """(first, rows): the visits of each task, in visiting order; whole
-    blocks of four (the kernels visit four rows per pass over the data)."""
-    m, n = setup.order.shape[0], setup.prep.group.shape[0]
-    if visits_per_task is None:
-        terms = m * n * max(setup.prep.n_used, 1)
-        tasks = min(MAX_TASKS, max(TASKS_PER_THREAD * n_threads,
-                                   math.ceil(terms / TERMS_PER_TASK)))
-        visits_per_task = 4 * math.ceil(m / tasks / 4)
-    return [(first, setup.order[first:first + visits_per_task])
-            for first in range(0, m, visits_per_task)]
+class DaskBackend(Backend):
+    """ReliefF's visits as Dask tasks on ``client``'s workers (see the
+    module docstring): ``job`` is the run's ``ReliefJob`` on the cluster
+    (None: scattered from ``setup`` here), ``visits_per_task`` and
+    ``status`` as in ``relieff``.  Closing it cancels the tasks and
+    releases the job."""
+    name = "dask"
 
+    def __init__(self, setup, client, job=None, visits_per_task=None,
+                 status=None):
+        super().__init__(setup, sum(client.nthreads().values()) or 1)
+        self.client, self.visits_per_task = client, visits_per_task
+        self.status, self.progress = status, None
+        self.futures = []
+        if job is None:
+            self._say("sending the data to the workers")
+            # (broadcast: every worker holds a copy, so losing a worker
+            # loses no data; scattered data cannot be recomputed)
+            [job] = client.scatter([relieff_job(setup)], broadcast=True,
+                                   hash=False)
+        self.job = job
 
-def _run_tasks(client, job, setup, every, visits_per_task, progress,
-               status=None):
-    """The sums of the updates of each segment of ``every`` visits, one
-    task per block of visits; the tasks' sums are added in block order, so
-    a run gives the same bits every time.  On an exception (a cancel from
-    ``progress``) the tasks are cancelled and the job released."""
-    from distributed import as_completed
+    def run(self, run):
+        """Every visit in one batch: the cluster schedules the tasks, and
+        ``run``'s progress counts the tasks done (a cancel from it cancels
+        them)."""
+        m, (_, a) = self.setup.order.shape[0], self.setup.shape
+        total = np.zeros(self.setup.width)
+        trace = run.trace_rows(m, a)
+        self.progress = run.progress
+        written = self.visit(self.setup.order, 0, total, trace)
+        run.record(trace[:written], 0, m)
+        return total
 
-    n_threads = sum(client.nthreads().values()) or 1
-    blocks = _blocks(setup, n_threads, visits_per_task)
-    if status is not None:
-        status(f"running {len(blocks)} tasks on {n_threads} worker threads")
-    sums = np.zeros((math.ceil(setup.order.shape[0] / every), setup.width))
-    futures = []
-    try:
-        futures = client.map(_task_sums, [job] * len(blocks),
-                             [rows for _, rows in blocks],
-                             [first for first, _ in blocks],
-                             every=every, width=setup.width, pure=False)
+    def visit(self, rows, done, total, trace):
+        """Visits done + 1, ... of ``rows``, a task per block of them: each
+        task gives the sums of its update rows per segment of trace_every
+        visits, which are added in block order (so a run gives the same
+        bits every time), then to ``total`` segment by segment."""
+        setup = self.setup
+        every = setup.options.trace_every or setup.order.shape[0]
+        blocks = self._blocks(rows, done)
+        self._say(f"running {len(blocks)} tasks on {self.n_threads} worker "
+                  "threads")
+        first_segment = done // every
+        sums = np.zeros(((done + len(rows) - 1) // every - first_segment + 1,
+                         setup.width))
+        futures = self.client.map(
+            _task_sums, [self.job] * len(blocks),
+            [visits for _, visits in blocks], [first for first, _ in blocks],
+            every=every, width=setup.width, pure=False)
+        self.futures += futures         # (cancelled by ``close``)
+        self._add_in_block_order(futures, blocks, sums, every, first_segment)
+        sums[0] += total
+        running = np.cumsum(sums, axis=0, out=sums)
+        steps = trace_steps(done, len(rows), setup.options.trace_every)
+        for i, t in enumerate(steps):
+            estimate(running[t // every - 1 - first_segment], t,
+                     setup.regression, trace[i])
+        total[:] = running[-1]
+        return len(steps)
+
+    def _add_in_block_order(self, futures, blocks, sums, every,
+                            first_segment):
+        """Add each task's segment sums to ``sums`` as the tasks finish, in
+        block order; progress after each task."""
+        from distributed import as_completed
+
         index = {future.key: i for i, future in enumerate(futures)}
         waiting, next_block = {}, 0
         for done, (future, part) in enumerate(
                 as_completed(futures, with_results=True), start=1):
             waiting[index[future.key]] = part
             while next_block in waiting:
-                first = blocks[next_block][0] // every
+                first = blocks[next_block][0] // every - first_segment
                 part = waiting.pop(next_block)
                 sums[first:first + part.shape[0]] += part
                 next_block += 1
-            if progress is not None:
-                progress(done / len(futures))
-    finally:
-        client.cancel(futures + ([job] if job is not None else []))
-    return sums
+            if self.progress is not None:
+                self.progress(done / len(futures))
+
+    def _blocks(self, rows, done):
+        """(first, rows) of each task: visits done + 1, ... of ``rows`` in
+        order, whole blocks of four (the kernels visit four rows per pass
+        over the data)."""
+        size = self.visits_per_task
+        if size is None:
+            n, a = self.setup.shape
+            terms = len(rows) * n * max(a, 1)
+            tasks = min(MAX_TASKS, max(TASKS_PER_THREAD * self.n_threads,
+                                       math.ceil(terms / TERMS_PER_TASK)))
+            size = 4 * math.ceil(len(rows) / tasks / 4)
+        return [(done + first, rows[first:first + size])
+                for first in range(0, len(rows), size)]
+
+    def close(self):
+        """Cancel the tasks and release the job, in one call (the scheduler
+        then forgets them at once; one by one, the job lingered)."""
+        self.client.cancel(self.futures + [self.job])
+        super().close()
+
+    def _say(self, text):
+        if self.status is not None:
+            self.status(text)
 
 
 def _task_sums(job, rows, first, every, width):
@@ -241,7 +292,7 @@ def _task_sums(job, rows, first, every, width):
     upd = np.empty((min(chunk, len(rows)), width))
     for lo in range(0, len(rows), chunk):
         visits = rows[lo:lo + chunk]
-        part = engine.visit_updates(job, visits, upd[:len(visits)])
+        part = visit_updates(job, visits, upd[:len(visits)])
         segment = (first + lo + np.arange(len(part))) // every \
             - first_segment
         starts = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
@@ -249,19 +300,15 @@ def _task_sums(job, rows, first, every, width):
     return out
 
 
-def _start_on_cluster(client, X, y, nominal, options):
+def _start_on_cluster(client, X, y, nominal, options, names):
     """A dask ``X`` (or ``y``): the Setup is planned on a worker from the
     chunks the workers compute; returns this side's Setup without the data
-    (enough for ``engine.finish``) and the job's future.  The options are
-    checked here first, before any chunk is read."""
-    given = inspect.signature(engine.start).bind(None, None, **options)
-    given.apply_defaults()
-    check_options(**{name: given.arguments[name] for name in (
-        "variant", "k_nearest", "misses", "weight_by_distance", "sigma", "T",
-        "trace_every", "neighbours", "regression")})
+    (enough for ``finish`` and the blocks) and the job's future.  The
+    ``options`` were checked here, before any chunk is read."""
     X = client.compute(X) if _is_dask(X) else client.scatter(X)
     y = client.compute(y) if _is_dask(y) else y
-    planned = client.submit(_start, X, y, nominal, options, pure=False)
+    planned = client.submit(_start, X, y, nominal, options, names,
+                            pure=False)
     job = client.submit(_job, planned, pure=False)
     try:
         slim, caught = client.submit(_slim, planned, pure=False).result()
@@ -274,21 +321,21 @@ def _start_on_cluster(client, X, y, nominal, options):
     return slim, job
 
 
-def _start(X, y, nominal, options):
+def _start(X, y, nominal, options, names):
     # (a worker thread: its own Relief warnings only, see core.messages)
     with collect_warnings() as caught:
-        setup = engine.start(X, y, nominal, **options)
+        setup = start(X, y, nominal, options, **names)
     return setup, caught
 
 
 def _job(planned):
     setup, _ = planned
-    return None if setup.hood is None else engine.relieff_job(setup)
+    return None if setup.hood is None else relieff_job(setup)
 
 
 def _slim(planned):
-    """The Setup without its data (what ``engine.finish`` and the blocks
-    read), and the warnings of planning it."""
+    """The Setup without its data (what ``finish`` and the blocks read),
+    and the warnings of planning it."""
     setup, caught = planned
     prep = setup.prep
     empty = np.zeros((prep.group.shape[0], 0))

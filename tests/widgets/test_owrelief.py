@@ -443,13 +443,13 @@ class ReliefWidgetTests:
         """On a first use (kernels not compiled), the widget's status says
         the fast kernels are being prepared; the result, from the vectorised
         path, equals the compiled one."""
-        from orangecontrib.relief.core import engine, warmup
+        from orangecontrib.relief.core import selection, warmup
         messages = []
         self.widget.statusMessageChanged.connect(messages.append)
         with patch.dict(os.environ, {"ORANGE3_RELIEF_KERNELS": "auto",
                                      "ORANGE3_RELIEF_WARMUP": "0"}), \
                 patch.object(warmup, "is_compiled", return_value=False), \
-                patch.object(engine, "_READY", set()):
+                patch.object(selection, "_READY", set()):
             self.send_and_wait(self.data)
         self.assertTrue(any("first use" in m for m in messages), messages)
         np.testing.assert_allclose(self.weights_out(), self.SCORER()(self.data),
@@ -828,8 +828,9 @@ class TestStirInTheReliefFWidget(widget_tests.WidgetTest):
     def test_stir_is_offered_by_relieff_only(self):
         relieff = self.create_widget(OWReliefF)
         drelieff = self.create_widget(OWDReliefF)
-        self.assertEqual(relieff.controls.test_position.count(), 4)
-        self.assertEqual(drelieff.controls.test_position.count(), 3)
+        # None, the two permutation tests, (STIR,) NPDR's two
+        self.assertEqual(relieff.controls.test_position.count(), 6)
+        self.assertEqual(drelieff.controls.test_position.count(), 5)
 
     def test_feature_permutation(self):
         w = self.create_widget(OWReliefF)
@@ -862,6 +863,105 @@ class TestStirInTheReliefFWidget(widget_tests.WidgetTest):
         self.assertTrue(w.Warning.scorer_warning.is_shown())
         self.assertIn("no regression form", str(w.Warning.scorer_warning))
         self.assertIsNotNone(self.get_output(w.Outputs.scores, widget=w))
+
+
+class TestCovariatesInTheWidgets(widget_tests.WidgetTest):
+    """NPDR's covariates in the Significance and Stability box: chosen from
+    the attributes and metas, out of the distance, saved by name."""
+
+    def setUp(self):
+        from orangecontrib.relief.datasets import confounded
+        self.data = confounded(n_instances=80, n_irrelevant=2,
+                               random_state=0)
+        self.widget = self.create_widget(OWReliefF)
+
+    def choose(self, *names):
+        w = self.widget
+        w.covariates = [self.data.domain[name] if name in self.data.domain
+                        else w.covariate_model[[v.name for v in
+                                                w.covariate_model]
+                                               .index(name)]
+                        for name in names]
+        w._covariates_changed()
+        w.commit.now()
+        self.wait_until_finished(w, timeout=60000)
+
+    def test_covariates_choose_npdr_and_leave_the_distance(self):
+        from orangecontrib.relief.scoring import covariates_to_metas
+        from orangecontrib.relief.stats import NPDR_DEFAULT
+        w = self.widget
+        w.n_permutations = 19
+        self.send_signal(w.Inputs.data, self.data)
+        self.wait_until_finished(w, timeout=60000)
+        self.assertEqual([v.name for v in w.covariate_model],
+                         [v.name for v in self.data.domain.attributes])
+        self.choose("age")
+        self.assertEqual(w.significance_test, NPDR_DEFAULT)
+        self.assertEqual(w.controls.test_position.currentText(),
+                         "NPDR, permutations (covariates)")
+        self.assertTrue(w.Information.covariates.is_shown())
+        moved = covariates_to_metas(self.data, ["age"])[0]
+        scores = self.get_output(w.Outputs.scores)
+        self.assertNotIn("age", list(scores.get_column("Feature")))
+        want = ReliefF().significance(moved, method=NPDR_DEFAULT,
+                                      n_permutations=19, covariates=["age"])
+        np.testing.assert_array_equal(scores.get_column("p"), want.p_values)
+        np.testing.assert_array_equal(scores.get_column("NPDR β"),
+                                      want.weights)
+        np.testing.assert_allclose(scores.get_column(0), ReliefF()(moved),
+                                   atol=1e-12)
+        reduced = self.get_output(w.Outputs.reduced_data)
+        self.assertIn("age", [v.name for v in reduced.domain.metas])
+        preprocessed = self.get_output(w.Outputs.preprocessor)(self.data)
+        self.assertNotIn("age", [v.name for v in
+                                 preprocessed.domain.attributes])
+        w.send_report()
+
+    def test_covariates_are_saved_by_name_per_domain(self):
+        w = self.widget
+        self.send_signal(w.Inputs.data, self.data)
+        self.choose("age", "noise1")
+        other = Table("iris")[::5]
+        self.send_signal(w.Inputs.data, other)
+        self.assertEqual(w.covariates, [])
+        self.send_signal(w.Inputs.data, self.data)
+        self.assertEqual([v.name for v in w.covariates], ["age", "noise1"])
+        settings = w.settingsHandler.pack_data(w)
+        restored = self.create_widget(OWReliefF, stored_settings=settings)
+        self.send_signal(restored.Inputs.data, self.data, widget=restored)
+        self.assertEqual([v.name for v in restored.covariates],
+                         ["age", "noise1"])
+
+    def test_covariates_from_the_metas(self):
+        from orangecontrib.relief.scoring import covariates_to_metas
+        w = self.widget
+        w.n_permutations = 19
+        moved = covariates_to_metas(self.data, ["age"])[0]
+        self.send_signal(w.Inputs.data, moved)
+        self.assertIn("age", [v.name for v in w.covariate_model])
+        self.choose("age")
+        scores = self.get_output(w.Outputs.scores)
+        self.assertEqual(len(scores), len(moved.domain.attributes))
+        self.assertFalse(w.Error.compute_failed.is_shown())
+
+    def test_messages(self):
+        w = self.widget
+        only = self.data.transform(Domain(self.data.domain.attributes[:1],
+                                          self.data.domain.class_var))
+        self.send_signal(w.Inputs.data, only)
+        self.choose("age")
+        self.assertTrue(w.Error.only_covariates.is_shown())
+        self.send_signal(w.Inputs.data, self.data)
+        self.choose("age")
+        w.controls.test_position.setCurrentIndex(
+            w.test_names.index("stir"))
+        w.controls.test_position.activated.emit(w.test_names.index("stir"))
+        w.commit.now()
+        self.wait_until_finished(w, timeout=60000)
+        self.assertTrue(w.Warning.covariates_unused.is_shown())
+        self.choose()
+        self.assertFalse(w.Warning.covariates_unused.is_shown())
+        self.assertFalse(w.Information.covariates.is_shown())
 
 
 class TestOWDReliefF(ReliefWidgetTests, widget_tests.WidgetTest):

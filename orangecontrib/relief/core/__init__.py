@@ -12,9 +12,11 @@
   (neighbourhood rules),
   ``options`` (every option checked once), ``speedups``, ``messages``
   (warnings), ``result`` (what a run gives back);
-* the loops: ``visits`` (ReliefF's) and ``feedback`` (dReliefF /
-  pdReliefF's), compiled; ``vectorised`` (the NumPy path of a first use);
-  ``weka`` (compat="weka");
+* the backends, one interface (``backend``: plan, layouts, visits in
+  batches, result): ``compiled`` (the numba loops ``visits``, ReliefF's,
+  and ``feedback``, dReliefF / pdReliefF's), ``vectorised`` (the NumPy path
+  of a first use), ``weka`` (compat="weka"); ``selection`` picks one (and
+  on a first use, one per batch);
 * around them in Python: ``plan`` (layouts), ``runtime`` (batches,
   threads, progress), ``engine`` (the public ``relieff``), ``warmup`` and
   ``precompile`` (compiling the kernels in the background).

@@ -4,7 +4,12 @@ take from it (``doc/semantics.md``, "Feedback variants").
 dReliefF weights the distance of step t by w_A = max(0, W_{t-1}[A]);
 pdReliefF by w_A = max(0, f(W_{t-1}[A], t)) with f(w, t) = (1 - w)/t^T + w
 (seed eq. f).  At t = 1, or whenever every w_A is 0, all w_A = 1.
+
+Every backend takes these from here: the compiled kernels call them inside
+their loops, the other backends (the NumPy first-use path, the result of
+any run) call the same compiled functions from Python.
 """
+import numpy as np
 from numba import njit
 
 from .diffs import JIT
@@ -31,6 +36,15 @@ def estimate(total, t, regression, out):
         first = ndcda / ndc if ndc != 0 else 0.0
         second = (nda - ndcda) / (t - ndc) if t - ndc != 0 else 0.0
         out[f] = first - second
+
+
+def estimate_after(total, t, regression):
+    """The weights after t visits from the sums ``total`` of their updates
+    (``estimate``, into a new array: for callers in Python)."""
+    a = (total.shape[0] - 1) // 2 if regression else total.shape[0]
+    out = np.empty(a)
+    estimate(total, t, regression, out)
+    return out
 
 
 @njit(**JIT)

@@ -279,7 +279,7 @@ def _settle(r, members, dist, screen, exact):
     swapped, and neither can any two candidates on either side of them
     (lo and hi grow with D~).  So candidates in runs linked by overlapping
     intervals get their float64 distances and the others keep D~: every
-    comparison ``_shares`` makes between two of them (``x <= y (1 +
+    comparison ``shares`` makes between two of them (``x <= y (1 +
     TIE_RTOL)``) then has the outcome it has with the float64 distances.
     With a tight screen that is rarely more than a few of the 2k candidates
     of a visit."""
@@ -303,13 +303,16 @@ def _settle(r, members, dist, screen, exact):
 
 
 @njit(**JIT)
-def _shares(members, member_dist, m, k, rank_weights, sign, chosen, coef,
-            n_chosen):
-    """Append a group's neighbours to ``chosen`` / ``coef`` from its ``m``
-    candidates with float64 (or settled) distances: the k nearest, those
-    tied with the k-th sharing its slots; each gets sign times its share of
-    the rank influences over the group's total.  Returns the new count."""
-    order = np.argsort(member_dist[:m])
+def shares(members, member_dist, order, k, rank_weights, sign, chosen, coef,
+           n_chosen):
+    """Append a group's neighbours to ``chosen`` / ``coef`` from its
+    candidates ``members`` with float64 (or settled) distances
+    ``member_dist``, ``order`` their positions by distance (``argsort``):
+    the k nearest, those tied with the k-th sharing its slots; each gets
+    sign times its share of the rank influences over the group's total.
+    Returns the new count.  (The tie rule of every backend: the NumPy path
+    calls it too, with NumPy's sort.)"""
+    m = order.shape[0]
     if m > k:   # screened candidates beyond the float64 k-th distance
         limit = member_dist[order[k - 1]] * (1 + TIE_RTOL)
         while member_dist[order[m - 1]] > limit:
@@ -339,7 +342,7 @@ def _shares(members, member_dist, m, k, rank_weights, sign, chosen, coef,
 
 
 @njit(**JIT)
-def _sign(hood, g, gr, any_miss):
+def group_sign(hood, g, gr, any_miss):
     """The sign and factor of neighbour group g of a visit of class gr:
     -1 for hits, P(C) / (1 - P(class(R))) for the misses of class C, 1 for
     all misses together and in regression."""
@@ -390,9 +393,10 @@ def select(r, dist, group, hood, buffers, screen, exact, max_candidates,
                 member_dist[q] = exact_distance(r, members[q], exact)
         elif screen.on:
             _settle(r, members[:m], member_dist[:m], screen, exact)
-        n_chosen = _shares(members, member_dist, m, hood.k, hood.rank_weights,
-                           _sign(hood, g, gr, any_miss), chosen, coef,
-                           n_chosen)
+        n_chosen = shares(members, member_dist,
+                          np.argsort(member_dist[:m]), hood.k,
+                          hood.rank_weights, group_sign(hood, g, gr, any_miss),
+                          chosen, coef, n_chosen)
     return n_chosen, n_selected, 0.0
 
 
@@ -400,7 +404,7 @@ def select(r, dist, group, hood, buffers, screen, exact, max_candidates,
 # Radius rules: SURF, SURF*, MultiSURF, MultiSURF*
 
 @njit(**JIT)
-def _radius(r, dist, hood, w, screen):
+def radius(r, dist, hood, w, screen):
     """(low, high, centre, slack) of R's radius rule: the near set is
     d < low - tol, the far set (starred rules) d > high + tol, tol =
     TIE_RTOL |centre|.  SURF: low = high = centre = sum_A w_A
@@ -408,7 +412,8 @@ def _radius(r, dist, hood, w, screen):
     MultiSURF: centre = the mean of R's distances to the n - 1 others, low
     and high = centre -+ half their (population) standard deviation.  On a
     screened row, ``slack`` bounds how far the thresholds may be from those
-    of the float64 row (0 without a screen)."""
+    of the float64 row (0 without a screen).  MultiSURF leaves dist[r] =
+    inf.  (The radius of every backend: the NumPy path calls it too.)"""
     n = dist.shape[0]
     if hood.rule == RULE_SURF or hood.rule == RULE_SURF_STAR:
         centre = 0.0
@@ -455,7 +460,7 @@ def _within_radius(r, dist, group, hood, buffers, screen, exact):
     any_miss = hood.mode == MODE_ANY
     gr = group[r]
     starred = hood.rule == RULE_SURF_STAR or hood.rule == RULE_MULTISURF_STAR
-    low, high, centre, slack = _radius(r, dist, hood, exact.w, screen)
+    low, high, centre, slack = radius(r, dist, hood, exact.w, screen)
     tol = TIE_RTOL * abs(centre)
     low, high = low - tol, high + tol
     if screen.on:
@@ -495,7 +500,7 @@ def _within_radius(r, dist, group, hood, buffers, screen, exact):
         buffers.ends[b] = start[b]
         buffers.shares[b] = 0.0
         if count:
-            sign = _sign(hood, b // 2, gr, any_miss)
+            sign = group_sign(hood, b // 2, gr, any_miss)
             share = (sign if b % 2 == 0 else -sign) / count
             buffers.coef[start[b] - count:start[b]] = share
             buffers.shares[b] = share

@@ -1,12 +1,16 @@
 """The options of a Relief run, checked in one place (``check_options``)
-before any backend sees them: the compiled kernels, the first-use NumPy
-path, Weka's mode and the Dask backend all take options that passed here."""
+into one object (``Options``) before any backend sees them: the compiled
+kernels, the first-use NumPy path, Weka's mode and the Dask backend all read
+the ``Options`` that passed here."""
 import math
+from dataclasses import dataclass
+from typing import Any, Optional
 
 import numpy as np
 
 from .estimates import VARIANT_D, VARIANT_PD, VARIANT_RELIEFF
-from .rules import RULES, rule
+from .rules import RULES, Rule, rule
+from .speedups import ALL, Speedups
 
 VARIANTS = {"relieff": VARIANT_RELIEFF, "drelieff": VARIANT_D,
             "pdrelieff": VARIANT_PD}
@@ -38,11 +42,46 @@ def default_T(m):
     return 2.0 / math.log(m) if m > 1 else math.inf
 
 
+@dataclass(frozen=True)
+class Options:
+    """The options of one run, as ``relieff`` takes them, after
+    ``check_options`` accepted them.  Every backend reads this one object.
+
+    ``variant`` is the variant's code (``estimates.VARIANT_*``), ``rule``
+    the neighbourhood rule (``rules.Rule``); ``n_iterations`` and
+    ``random_state`` are checked against the data when the run is planned
+    (the number of instances bounds m; Weka takes its own seeds)."""
+    variant: int
+    k_nearest: int
+    misses: str
+    weight_by_distance: bool
+    sigma: float
+    T: Optional[float]
+    trace_every: Optional[int]
+    n_jobs: Optional[int]
+    rule: Rule
+    regression: bool
+    compat: Optional[str] = None
+    n_iterations: Optional[int] = None
+    random_state: Any = 0
+    speedups: Speedups = ALL
+    statistics: bool = False
+
+    def T_for(self, m):
+        """pdReliefF's T for m visits (2 / ln m unless given); None for the
+        other variants."""
+        if self.variant != VARIANT_PD:
+            return None
+        return self.T if self.T is not None else default_T(m)
+
+
 def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                   trace_every, n_jobs=None, neighbours="k",
-                  regression=False, compat=None):
-    """Raise a ValueError that says what to change for any option
-    ``relieff`` does not accept (its arguments, with their names)."""
+                  regression=False, compat=None, *, n_iterations=None,
+                  random_state=0, speedups=None, statistics=False):
+    """The ``Options`` of a run, or a ValueError that says what to change
+    for any option ``relieff`` does not accept (its arguments, with their
+    names)."""
     if n_jobs is not None and (not is_whole(n_jobs) or n_jobs == 0
                                or n_jobs < -1):
         raise ValueError(f"n_jobs must be a positive number of threads, or -1 "
@@ -82,6 +121,11 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
         raise ValueError("Weka's ReliefFAttributeEval has only the k "
                          "nearest neighbours; with compat='weka' use "
                          f"neighbours={_weka_rules()}.")
+    return Options(VARIANTS[variant], int(k_nearest), misses,
+                   bool(weight_by_distance), sigma, T, trace_every, n_jobs,
+                   chosen, bool(regression), compat, n_iterations,
+                   random_state, ALL if speedups is None else speedups,
+                   bool(statistics))
 
 
 def _weka_rules():

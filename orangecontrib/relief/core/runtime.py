@@ -1,8 +1,8 @@
 """How a run's visits are carried out on this machine, whatever computes
 them: batches sized to take about ``BATCH_SECONDS`` (progress, cancel and
 trace points between them), the number of threads, and a kept thread pool
-that runs a kernel over chunks of a batch.  Used by the engine and by
-Weka's mode (``weka.py``)."""
+that runs a kernel over chunks of a batch.  Every backend's visits go
+through it (``backend.Backend.run``)."""
 import os
 import threading
 import time
@@ -43,16 +43,30 @@ def threads(n_jobs):
         numba.set_num_threads(old)
 
 
+def first_batch(n, a, most):
+    """The visits of a run's first batch, on n instances and a features:
+    about FIRST_BATCH_TERMS terms, at most ``most`` (the batches after it
+    are sized by their time)."""
+    return max(1, min(most, FIRST_BATCH_TERMS // (n * max(a, 1))))
+
+
+def trace_steps(done, count, every):
+    """The trace points (visits after which the estimate is recorded) among
+    visits done + 1 .. done + count: every ``every``-th (none for 0 or
+    None)."""
+    return range((done // every + 1) * every, done + count + 1, every) \
+        if every else range(0)
+
+
 class Run:
     """A run's visiting order, its batches (sized to take about
-    BATCH_SECONDS each), progress and trace points."""
+    BATCH_SECONDS each), progress and trace points (``steps``: after how
+    many visits, ``points``: the estimate there)."""
 
-    def __init__(self, order, trace_every, progress, regression, width):
-        self.order, self.trace_every = order, trace_every
-        self.progress, self.regression, self.width = (progress, regression,
-                                                      width)
+    def __init__(self, order, trace_every, progress):
+        self.order, self.trace_every, self.progress = (order, trace_every,
+                                                       progress)
         self.steps, self.points = [], []
-        self.status, self.kernels = None, None
 
     def batches(self, first, most):
         """(done, rows) of each batch; between batches, the progress
@@ -72,9 +86,27 @@ class Run:
 
     def trace_steps(self, done, count):
         """The trace points among visits done + 1 .. done + count."""
+        return trace_steps(done, count, self.trace_every)
+
+    def trace_rows(self, count, a):
+        """An array for the estimates at the trace points of a batch of
+        ``count`` visits on ``a`` features (one row per point)."""
         every = self.trace_every
-        return range((done // every + 1) * every, done + count + 1, every) \
-            if every else range(0)
+        return np.empty((count // every + 1 if every else 0, a))
+
+    def record(self, points, done, count):
+        """Keep the estimates ``points`` at the trace points of visits
+        done + 1 .. done + count."""
+        self.points.extend(points)
+        self.steps.extend(self.trace_steps(done, count))
+
+    def end_trace(self, final):
+        """With a trace, the final estimate as its last point when the
+        number of visits is not a multiple of ``trace_every``."""
+        m = self.order.shape[0]
+        if self.trace_every and (not self.steps or self.steps[-1] != m):
+            self.steps.append(m)
+            self.points.append(final)
 
 
 _POOLS = {}

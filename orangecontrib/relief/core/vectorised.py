@@ -1,13 +1,18 @@
-"""The engine's steps in vectorised NumPy, for small data before the numba
-kernels are compiled (``engine``, ``warmup``).
+"""The NumPy backend: the visits in vectorised NumPy, for a first use
+while the numba loops compile in the background (``selection.FirstUse``,
+``warmup``).
 
-A fresh installation has no compiled kernels, and compiling them takes tens
-of seconds; NumPy needs none.  On small data (n^2 a below ``SMALL_TERMS``)
-this path gives a first result in a fraction of a second while the kernels
-compile in the background.  It follows the same contract step by step (one
-visit: the diffs to every instance, their weighted sum, the neighbours with
-tied slots shared, the update), without screens, so its weights equal the
-compiled ones to rounding (about 1e-15): sums are added in another order.
+A fresh installation has no compiled kernels, and compiling the loops takes
+tens of seconds; this path gives a first result in a fraction of a second
+meanwhile.  It follows the same contract step by step (one visit: the diffs
+to every instance, their weighted sum, the neighbours with tied slots
+shared, the update), without screens, so its weights equal the compiled
+ones to rounding (about 1e-15): sums are added in another order.  The
+arithmetic that is no loop over the data is the compiled backend's own,
+called from here: the tie shares and radii (``neighbours.shares``,
+``neighbours.radius``, ``neighbours.group_sign``), the estimate and the
+distance weights (``estimates``), the sums in visiting order
+(``backend.add_updates``); these small functions compile in about a second.
 
 It covers what a first use needs: dense data (small sparse data is
 densified; zeros are values either way), numeric and nominal features,
@@ -19,10 +24,11 @@ import dataclasses
 import numpy as np
 from scipy.spatial.distance import cdist
 
+from .backend import Backend, add_updates
 from .distances import TIE_RTOL
-from .estimates import VARIANT_PD
-from .neighbours import (MODE_ANY, MODE_REGRESSION, RULE_K,
-                         RULE_MULTISURF_STAR, RULE_SURF, RULE_SURF_STAR)
+from .estimates import VARIANT_RELIEFF, estimate, feedback_weights
+from .neighbours import (MODE_ANY, RULE_K, RULE_MULTISURF_STAR,
+                         RULE_SURF_STAR, Screen, group_sign, radius, shares)
 
 
 # ReliefF's visits whose distances are computed together.
@@ -31,15 +37,26 @@ BLOCK = 64
 DENSE_MAX_VALUES = 5_000_000
 
 
+# A radius without a screen: the distances given are the float64 ones.
+NO_SCREEN = Screen(False, 0.0, 0.0, np.zeros(0))
+
+
+def covers(prep):
+    """Whether this path reads ``prep``: dense data, or sparse data of at
+    most DENSE_MAX_VALUES values when densified."""
+    return not prep.sparse \
+        or prep.group.shape[0] * prep.n_used <= DENSE_MAX_VALUES
+
+
 def dense_view(prep):
     """``prep`` with dense arrays this path reads: itself for dense data, a
     densified copy of small sparse data (values already divided by their
     range: diffs are |x - y| either way), or None for large sparse data."""
     if not prep.sparse:
         return prep
-    n, a = prep.group.shape[0], prep.n_used
-    if n * a > DENSE_MAX_VALUES:
+    if not covers(prep):
         return None
+    n, a = prep.group.shape[0], prep.n_used
     rows = prep.sp
     X = np.zeros((n, a))
     for i in range(n):
@@ -144,79 +161,43 @@ def distances(prep, rows, w=None):
     return out
 
 
-def _group_shares(members, dist, k, rank_weights, sign):
-    """(rows, coefficients) of one neighbour group: the k nearest of
-    ``members``, those tied with the k-th sharing its slots, each with sign
-    times its share of the rank influences (``neighbours._shares``)."""
-    order = np.argsort(dist, kind="stable")
-    d = dist[order]
-    m = d.shape[0]
-    if m > k:
-        m = int(np.searchsorted(d, d[k - 1] * (1 + TIE_RTOL), side="right"))
-    norm = rank_weights[:min(k, m)].sum()
-    rows, coefs = [], []
-    i = 0
-    while i < m:
-        limit = d[i] * (1 + TIE_RTOL)
-        e = i + 1
-        while e < m and d[e] <= limit:
-            e += 1
-        ties = e - i
-        slots = max(0, min(ties, k - i))
-        influence = rank_weights[i:i + slots].sum()
-        rows.extend(members[order[i:e]])
-        coefs.extend([sign * influence / ties / norm] * ties)
-        i = e
-    return rows, coefs
-
-
 def _groups(r, group, hood):
-    """(members mask, sign) of R's neighbour groups: hits, the misses of
-    each other class (or of all together), or every instance in
-    regression."""
-    others = np.arange(group.shape[0]) != r
+    """(members mask, sign) of R's neighbour groups (``neighbours.select``):
+    hits, the misses of each other class (or of all together), or every
+    instance in regression."""
+    any_miss = hood.mode == MODE_ANY
     gr = group[r]
-    if hood.mode == MODE_REGRESSION:
-        return [(others, 1.0)]
-    if hood.mode == MODE_ANY:
-        return [(others & (group == gr), -1.0),
-                (others & (group != gr), 1.0)]
-    return [(others & (group == g),
-             -1.0 if g == gr else hood.class_factor[gr, g])
+    of = (group != gr).astype(np.int64) if any_miss else group
+    others = np.arange(group.shape[0]) != r
+    return [(others & (of == g), group_sign(hood, g, gr, any_miss))
             for g in range(hood.n_groups)]
 
 
 def neighbours(r, dist, group, hood):
     """R's neighbours and their signed influences (``neighbours.select``
-    without a screen)."""
-    chosen, coef = [], []
+    without a screen: each group's k nearest, by ``neighbours.shares``)."""
+    chosen = np.empty(dist.shape[0], np.int64)
+    coef = np.empty(dist.shape[0])
+    n_chosen = 0
     for mask, sign in _groups(r, group, hood):
         members = np.flatnonzero(mask)
         if members.shape[0]:
-            rows, coefs = _group_shares(members, dist[members], hood.k,
-                                        hood.rank_weights, sign)
-            chosen.extend(rows)
-            coef.extend(coefs)
-    return np.array(chosen, dtype=np.int64), np.array(coef)
+            member_dist = dist[members]
+            n_chosen = shares(members, member_dist,
+                              np.argsort(member_dist, kind="stable"), hood.k,
+                              hood.rank_weights, sign, chosen, coef, n_chosen)
+    return chosen[:n_chosen], coef[:n_chosen]
 
 
 def radius_neighbours(r, dist, group, hood, w):
     """``neighbours`` for the radius rules (``neighbours._within_radius``):
-    each group's members strictly inside the radius (sign / their count),
-    and for the starred rules those strictly beyond the far threshold
-    (-sign / their count); a distance within TIE_RTOL |centre| of a
-    threshold is on it, in neither set.  Returns (chosen, coef, constant):
-    MultiSURF*'s far groups, which score sameness, add their sign to every
-    feature."""
-    others = np.arange(dist.shape[0]) != r
-    if hood.rule in (RULE_SURF, RULE_SURF_STAR):
-        centre = float(np.dot(w, hood.pair_means))
-        low = high = centre
-    else:
-        d = dist[others]
-        centre = d.sum() / d.shape[0]
-        half = np.sqrt(((d - centre) ** 2).sum() / d.shape[0]) / 2
-        low, high = centre - half, centre + half
+    each group's members strictly inside the radius (``neighbours.radius``;
+    sign / their count), and for the starred rules those strictly beyond
+    the far threshold (-sign / their count); a distance within TIE_RTOL
+    |centre| of a threshold is on it, in neither set.  Returns (chosen,
+    coef, constant): MultiSURF*'s far groups, which score sameness, add
+    their sign to every feature."""
+    low, high, centre, _ = radius(r, dist, hood, w, NO_SCREEN)
     tol = TIE_RTOL * abs(centre)
     starred = hood.rule in (RULE_SURF_STAR, RULE_MULTISURF_STAR)
     chosen, coef, constant = [], [], 0.0
@@ -255,33 +236,6 @@ def _visit(prep, hood, r, dist, target, regression, w):
         else:
             upd += c * d[i]
     return upd
-
-
-def estimate(total, t, regression):
-    """``estimates.estimate`` in NumPy (the same arithmetic)."""
-    if not regression:
-        return total / t
-    a = (total.shape[0] - 1) // 2
-    ndc, nda, ndcda = total[0], total[1:1 + a], total[1 + a:]
-    first = ndcda / ndc if ndc != 0 else np.zeros(a)
-    second = (nda - ndcda) / (t - ndc) if t - ndc != 0 else np.zeros(a)
-    return first - second
-
-
-def distance_weights(total, t, variant, T, regression, n):
-    """``estimates.feedback_weights`` in NumPy: w_A at step t from W_{t-1}
-    (dReliefF: max(0, W); pdReliefF: max(0, (1 - W)/t^T + W)); weights
-    within ``estimates.residue(t, n)`` of 0 are 0; all 1 at t = 1 or when
-    none is positive."""
-    a = (total.shape[0] - 1) // 2 if regression else total.shape[0]
-    if t == 1:
-        return np.ones(a)
-    current = estimate(total, t - 1, regression)
-    if variant == VARIANT_PD:
-        current = (1.0 - current) * (1.0 / t ** T) + current
-    tiny = t * 2.0 ** -52 + (n + 2) * 2.0 ** -50     # (estimates.residue)
-    w = np.where(current > tiny, current, 0.0)   # (NaN: 0)
-    return w if (w > 0).any() else np.ones(a)
 
 
 def relief_rows(prep, hood, rows, regression, out):
@@ -326,14 +280,40 @@ def feedback_rows(prep, hood, rows, t_done, variant, T, regression, total,
     weights from the estimate so far (``feedback.feedback_batch``); returns
     the number of trace rows written."""
     target = prep.target if regression else None
+    n, a = prep.group.shape[0], prep.n_used
+    current, w = np.empty(a), np.empty(a)
     written = 0
     for b, r in enumerate(rows):
         t = t_done + b + 1
-        w = distance_weights(total, t, variant, T, regression,
-                             prep.group.shape[0])
+        feedback_weights(total, t, variant, float(T or 0.0), regression,
+                         current, w, n)
         total += _visit(prep, hood, r, distances(prep, [r], w)[0], target,
                         regression, w)
         if trace_every and t % trace_every == 0:
-            trace[written] = estimate(total, t, regression)
+            estimate(total, t, regression, trace[written])
             written += 1
     return written
+
+
+class VectorisedBackend(Backend):
+    """The NumPy path (see the module docstring) as a backend."""
+    name = "vectorised"
+    uncovered = "large sparse data"
+
+    @classmethod
+    def covers(cls, setup):
+        return covers(setup.prep)
+
+    def __init__(self, setup, n_threads=1):
+        super().__init__(setup, n_threads)
+        self.prep = dense_view(setup.prep)
+
+    def visit(self, rows, done, total, trace):
+        setup = self.setup
+        if setup.variant != VARIANT_RELIEFF:
+            return feedback_rows(self.prep, setup.hood, rows, done,
+                                 setup.variant, setup.T, setup.regression,
+                                 total, setup.options.trace_every, trace)
+        upd = self.update_buffer(len(rows))
+        relief_rows(self.prep, setup.hood, rows, setup.regression, upd)
+        return add_updates(setup, upd, done, total, trace)

@@ -9,9 +9,11 @@ summed from 0.0 in column order, each class keeps k slots filled in row order,
 the -W ranks come from Weka's unstable quicksort, and the merits are added
 neighbour by neighbour in Weka's order.
 
-The visits of ReliefF find their neighbours on all threads (``neighbour_rows``,
-run by ``runtime.in_threads``); the updates are then added in visiting order
-by one thread (``update_rows``), as Weka adds them, so the merits are Weka's
+The mode is a backend (``WekaBackend``) with a plan of its own (``start``:
+Weka's data, visiting order and neighbours).  The visits of ReliefF find
+their neighbours on all threads (``neighbour_rows``, run by
+``runtime.in_threads``); the updates are then added in visiting order by one
+thread (``update_rows``), as Weka adds them, so the merits are Weka's
 doubles.  dReliefF and pdReliefF (which Weka does not have) weight each
 term of the distance by the variant's distance weights (``feedback_rows``).
 """
@@ -22,14 +24,13 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-from .estimates import VARIANT_PD, VARIANT_RELIEFF, distance_weights
-from .options import (VARIANTS, check_options, default_T, is_whole,
-                      whole_number)
+from .backend import Backend, Setup
+from .estimates import VARIANT_RELIEFF, distance_weights
+from .options import is_whole, whole_number
 from .prepare import (check_class_codes, check_finite, check_size,
                       checked_inputs, code_error, column_stats, range_scale)
 from .result import ReliefResult
-from .runtime import (BATCH_BYTES, FIRST_BATCH_TERMS, Run, in_threads, pool,
-                      threads)
+from .runtime import BATCH_BYTES, in_threads, pool
 
 # A division by zero gives inf or NaN, as in Java (0/0: a constant target).
 _JIT = dict(cache=True, nogil=True, error_model="numpy")
@@ -58,6 +59,11 @@ class WekaData(NamedTuple):
     prior: np.ndarray
     many: bool
     regression: bool
+
+    @property
+    def n_used(self):
+        """The number of features the visits read: all of them."""
+        return self.values.shape[1]
 
 
 class WekaHood(NamedTuple):
@@ -497,79 +503,72 @@ def feedback_rows(rows, done, data, hood, variant, T, active, sums, every,
 
 
 
-# -- the run -----------------------------------------------------------------
+# -- the plan and the backend ----------------------------------------------
 
-def weka_relieff(X, y, nominal=None, *, compat="weka", regression=False,
-                 variant="relieff", n_iterations=None, k_nearest=10,
-                 random_state=0, misses="per_class", weight_by_distance=False,
-                 sigma=2.0, T=None, progress=None, trace_every=None,
-                 n_jobs=None, n_values=None, n_class_values=None,
-                 feature_names=None, neighbours="k"):
-    """``engine.relieff(..., compat="weka")``: Weka's merits, with
-    ``random_state`` as Weka's -D seed and ``n_iterations`` as its -M; the
-    other arguments as ``relieff``'s."""
-    check_options(variant, k_nearest, misses, weight_by_distance,
-                  sigma, T, trace_every, n_jobs, neighbours, regression,
-                  compat=compat)
-    data = weka_prepare(X, y, nominal, regression, n_values, n_class_values,
-                        feature_names)
+def start(X, y, nominal, options, n_values=None, n_class_values=None,
+          feature_names=None):
+    """Weka's plan of a run (``engine.relieff(..., compat="weka")``, the
+    arguments as its): a ``backend.Setup`` whose data is Weka's
+    (``WekaData``) and whose neighbourhood is a ``WekaHood``;
+    ``random_state`` is Weka's -D seed and ``n_iterations`` its -M."""
+    data = weka_prepare(X, y, nominal, options.regression, n_values,
+                        n_class_values, feature_names)
     n, a = data.values.shape
-    order = visiting_order(_check_m(n_iterations), n,
-                           _check_seed(random_state))
-    m = order.shape[0]
-    code = VARIANTS[variant]
-    T_used = (T if T is not None else default_T(m)) \
-        if code == VARIANT_PD else None
-    k = min(int(k_nearest), n)
-    hood = WekaHood(k, 1 if regression else data.prior.shape[0],
-                    bool(weight_by_distance),
-                    rank_weights(k, sigma) if weight_by_distance
-                    else np.ones(k))
-    width = 1 + 2 * a if regression else a
-    run = Run(order, trace_every, progress, regression, width)
-    if progress is not None:
-        progress(0.0)
-    sums = np.zeros(width)
-    per_visit = hood.n_groups * (k + 1)
-    most = max(64, BATCH_BYTES // (8 * per_visit))
-    first = max(1, min(most, FIRST_BATCH_TERMS // (n * max(a, 1))))
-    with threads(n_jobs) as n_threads:
-        if code == VARIANT_RELIEFF:
-            with pool(n_threads) as executor:
-                for done, rows in run.batches(first, most):
-                    found = np.empty((len(rows), hood.n_groups, k + 1),
-                                     np.int64)
-                    in_threads(executor, n_threads, rows, found, data, hood,
-                               kernel=neighbour_rows)
-                    _traced(run, done, rows, a, update_rows, data, hood,
-                            found, sums)
+    order = visiting_order(_check_m(options.n_iterations), n,
+                           _check_seed(options.random_state))
+    k = min(options.k_nearest, n)
+    hood = WekaHood(k, 1 if options.regression else data.prior.shape[0],
+                    options.weight_by_distance,
+                    rank_weights(k, options.sigma)
+                    if options.weight_by_distance else np.ones(k))
+    return Setup(options, data, order, options.T_for(order.shape[0]),
+                 1 + 2 * a if options.regression else a, hood)
+
+
+class WekaBackend(Backend):
+    """Weka's ReliefFAttributeEval (see the module docstring)."""
+    name = "weka"
+
+    def __init__(self, setup, n_threads=1):
+        super().__init__(setup, n_threads)
+        if setup.variant == VARIANT_RELIEFF:
+            self.executor = self.resources.enter_context(pool(n_threads))
         else:
-            active = np.flatnonzero(~inert_features(data))
-            for done, rows in run.batches(first, most):
-                _traced(run, done, rows, a, feedback_rows, data, hood, code,
-                        0.0 if T_used is None else float(T_used), active,
-                        sums)
-    weights = np.empty(a)
-    weka_estimate(sums, m, regression, weights)
-    if trace_every and (not run.steps or run.steps[-1] != m):
-        run.steps.append(m)
-        run.points.append(weights)
-    return ReliefResult(
-        weights=weights,
-        trace=np.array(run.points).reshape(-1, a) if trace_every else None,
-        trace_steps=np.array(run.steps, dtype=np.int64)
-        if trace_every else None,
-        n_iterations=m, T=T_used, regression=bool(regression), n_dropped=0)
+            self.active = np.flatnonzero(~inert_features(setup.prep))
 
+    def largest_batch(self):
+        """At most BATCH_BYTES of the visits' neighbour lists."""
+        per_visit = self.setup.hood.n_groups * (self.setup.hood.k + 1)
+        return max(64, BATCH_BYTES // (8 * per_visit))
 
-def _traced(run, done, rows, a, kernel, *args):
-    """kernel(rows, done, *args, every, trace) for a batch of visits, and
-    the trace points it wrote into ``run``."""
-    every = run.trace_every or 0
-    trace = np.empty((len(rows) // every + 1 if every else 0, a))
-    written = kernel(rows, done, *args, every, trace)
-    run.points.extend(trace[:written])
-    run.steps.extend(run.trace_steps(done, len(rows)))
+    def visit(self, rows, done, total, trace):
+        setup, hood = self.setup, self.setup.hood
+        every = setup.options.trace_every or 0
+        if setup.variant != VARIANT_RELIEFF:
+            return feedback_rows(rows, done, setup.prep, hood, setup.variant,
+                                 0.0 if setup.T is None else float(setup.T),
+                                 self.active, total, every, trace)
+        found = np.empty((len(rows), hood.n_groups, hood.k + 1), np.int64)
+        in_threads(self.executor, self.n_threads, rows, found, setup.prep,
+                   hood, kernel=neighbour_rows)
+        return update_rows(rows, done, setup.prep, hood, found, total, every,
+                           trace)
+
+    def finish(self, run, total):
+        """Weka's merits (``weka_estimate``) of every feature."""
+        setup = self.setup
+        m, a = setup.order.shape[0], setup.shape[1]
+        weights = np.empty(a)
+        weka_estimate(total, m, setup.regression, weights)
+        run.end_trace(weights)
+        traced = bool(run.trace_every)
+        return ReliefResult(
+            weights=weights,
+            trace=np.array(run.points).reshape(-1, a) if traced else None,
+            trace_steps=np.array(run.steps, dtype=np.int64)
+            if traced else None,
+            n_iterations=m, T=setup.T, regression=setup.regression,
+            n_dropped=0)
 
 
 def _check_m(n_iterations):

@@ -1,0 +1,307 @@
+"""The backend interface, and the steps of a run that every backend shares
+(``doc/architecture.md``, "Adding a backend").
+
+A run goes through four steps:
+
+1. **prepare and plan** (``start``): the data in kernel form
+   (``prepare.prepare``), the visiting order, the neighbourhood and the
+   width of an update row, from options checked once (``options.Options``):
+   a ``Setup``.  Weka's mode plans its own (``weka.start``).
+2. **the backend's layouts**: ``Backend(setup, n_threads)`` builds what its
+   kernels read (screening copies, a job to send to workers, ...).
+3. **the visits**: ``Backend.run`` goes through the visiting order in
+   batches (``runtime.Run``: progress and cancel between batches, the trace
+   points), and ``Backend.visit`` adds each batch's updates to the running
+   sums, in visiting order.
+4. **the result**: ``Backend.finish`` turns the sums into weights
+   (``estimates.estimate``) and a ``ReliefResult``.
+
+The backends: ``compiled.CompiledBackend`` (the numba kernels),
+``vectorised.VectorisedBackend`` (NumPy, while those compile on a first
+use), ``weka.WekaBackend`` (compat="weka") and, outside the core,
+``distributed.DaskBackend``; ``selection`` chooses among them.
+"""
+from abc import ABC, abstractmethod
+from contextlib import ExitStack
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from . import pairsums, plan
+from .estimates import VARIANT_RELIEFF, estimate, estimate_after
+from .messages import warn
+from .neighbours import Neighbourhood
+from .options import Options, whole_number
+from .prepare import Prepared, prepare
+from .result import ReliefResult
+from .runtime import BATCH_BYTES, first_batch, trace_steps
+
+
+class Setup(NamedTuple):
+    """A run as planned (``start``): its ``options``, the prepared data
+    (``prepare.Prepared``; Weka's plan: ``weka.WekaData``), the visiting
+    order, pdReliefF's T, the width of an update row, the neighbourhood
+    (None when there is nothing to learn: all weights 0; Weka's plan: a
+    ``weka.WekaHood``) and the width of STIR's pair sums that follow the
+    weights in a row (0: none)."""
+    options: Options
+    prep: Prepared
+    order: np.ndarray
+    T: Optional[float]
+    width: int
+    hood: Optional[Neighbourhood]
+    n_sums: int = 0
+
+    @property
+    def variant(self):
+        return self.options.variant
+
+    @property
+    def regression(self):
+        return self.options.regression
+
+    @property
+    def speedups(self):
+        return self.options.speedups
+
+    @property
+    def shape(self):
+        """(instances, features) of the data the visits read."""
+        return self.prep.group.shape[0], self.prep.n_used
+
+
+def start(X, y, nominal, options, feature_names=None, class_names=None):
+    """Prepare the data and plan the run of ``options``: the ``Setup``
+    that a backend runs (the arguments as ``engine.relieff``'s)."""
+    prep = prepare(X, y, nominal, options.regression, feature_names)
+    n = prep.group.shape[0]
+    m = _n_visits(options.n_iterations, n)
+    order = np.random.default_rng(options.random_state).permutation(n)[:m]
+    a = prep.n_used
+    hood = None
+    if not (a == 0 or _nothing_to_learn(
+            prep, options.regression,
+            options.k_nearest if options.rule.uses_k else None,
+            class_names)):
+        hood = plan.neighbourhood(prep, options.regression, options.misses,
+                                  options.k_nearest,
+                                  options.weight_by_distance, options.sigma,
+                                  options.rule.name)
+    n_sums = 0
+    if options.statistics:
+        _check_statistics(options, prep)
+        n_sums = pairsums.width(a)
+    return Setup(options, prep, order, options.T_for(m),
+                 1 + 2 * a if options.regression else a, hood, n_sums)
+
+
+def _n_visits(n_iterations, n):
+    """m, the number of instances visited."""
+    if n_iterations is None:
+        return n
+    return whole_number(n_iterations, "n_iterations", maximum=n,
+                        otherwise=f"or None for all (the data has {n} "
+                                  f"instances)")
+
+
+def _check_statistics(options, prep):
+    """STIR's sums are ReliefF's, for classification on dense data."""
+    if options.regression or options.variant != VARIANT_RELIEFF \
+            or options.rule.far:
+        raise ValueError("statistics=True gathers STIR's sums of ReliefF's "
+                         "near hits and misses: classification, "
+                         "variant='relieff', a rule without far instances.")
+    if options.trace_every or prep.sparse:
+        raise ValueError("statistics=True needs dense data and no trace.")
+
+
+def _nothing_to_learn(prep, regression, k_nearest, class_names=None):
+    """Warn about data with a defined but trivial result (True: all weights
+    are 0) and about classes not bigger than k (None: a radius rule, no
+    k)."""
+    if not regression and np.count_nonzero(prep.class_counts) < 2:
+        warn("The data has only one class value; all weights are 0.",
+             stacklevel=3)
+        return True
+    if regression and np.all(prep.target == 0):
+        warn("The target is constant; all weights are 0.", stacklevel=3)
+        return True
+    if not regression and k_nearest is not None:
+        small = [c for c, count in enumerate(prep.class_counts)
+                 if 0 < count <= k_nearest]
+        if small:
+            warn(f"k_nearest={k_nearest} is not smaller than "
+                 f"{describe_classes(small, prep.class_counts, class_names)}"
+                 "; such a class contributes all its instances.",
+                 stacklevel=3)
+    return False
+
+
+def describe_classes(codes, counts, class_names=None, most=5):
+    """How a message names classes `codes`: by name where `class_names`
+    gives one, with their sizes, the first `most` of them."""
+    def name(c):
+        if class_names is not None and c < len(class_names):
+            return repr(str(class_names[c]))
+        return f"code {c}"
+    shown = [f"{name(c)} ({int(counts[c])} instances)" for c in codes[:most]]
+    more = len(codes) - len(shown)
+    text = ("class " if len(codes) == 1 else "classes ") + ", ".join(shown)
+    return text + (f" and {more} more" if more > 0 else "")
+
+
+class Backend(ABC):
+    """How a run's visits are computed: the interface every backend
+    implements (see the module docstring for the steps).
+
+    A backend is made for one planned run, ``setup`` (a ``Setup``), on
+    ``n_threads`` threads.  What it must guarantee:
+
+    * the sums: each visit's update added to ``total`` in visiting order,
+      so a run gives the same bits whatever the threads and batches;
+    * progress and cancel: ``run`` reports progress between batches
+      (``runtime.Run``), whose callback may raise to cancel;
+    * memory: O(n a) for the data plus O(batch n) for a batch, never
+      n x n.
+
+    ``close`` (or leaving a ``with`` block) releases what it holds.
+    """
+    #: its name: ``relieff(kernels=name)`` (``selection.BACKENDS``)
+    name = None
+    #: what it cannot compute, for messages (``covers``)
+    uncovered = "this data"
+
+    @classmethod
+    def covers(cls, setup):
+        """Whether this backend can compute ``setup`` (all of them, unless a
+        backend says otherwise)."""
+        return True
+
+    def __init__(self, setup, n_threads=1):
+        self.setup, self.n_threads = setup, n_threads
+        self.resources = ExitStack()     # closed by ``close``
+        self._updates = None
+
+    @abstractmethod
+    def visit(self, rows, done, total, trace):
+        """Visit ``rows`` (visits done + 1, ..., done + len(rows) of the
+        run), adding their updates to the running sums ``total`` in this
+        order, and write the estimate after every ``trace_every``-th visit
+        into the next row of ``trace``; returns how many rows it wrote."""
+
+    def largest_batch(self):
+        """The most visits a batch may have: at least four per thread
+        (ReliefF's chunks), at most BATCH_BYTES of update rows."""
+        width = self.setup.width + self.setup.n_sums
+        return max(4 * self.n_threads, BATCH_BYTES // (8 * width))
+
+    def run(self, run):
+        """The sums of every visit's update (STIR's sums after them), the
+        visits in the batches of ``run`` (``runtime.Run``), each by
+        ``visit``; the trace points go to ``run``."""
+        setup = self.setup
+        n, a = setup.shape
+        total = np.zeros(setup.width + setup.n_sums)
+        most = self.largest_batch()
+        for done, rows in run.batches(first_batch(n, a, most), most):
+            trace = run.trace_rows(len(rows), a)
+            written = self.visit(rows, done, total, trace)
+            run.record(trace[:written], done, len(rows))
+        return total
+
+    def finish(self, run, total):
+        """The ``ReliefResult`` of the sums ``total`` after every visit."""
+        return finish(self.setup, run, total)
+
+    def update_buffer(self, count):
+        """An array for the update rows of a batch of ``count`` visits
+        (ReliefF): one buffer reused by every batch (``reused_buffer``; a
+        fresh array costs a page fault per 4 KB: on wide or sparse data up
+        to half the run on a virtual machine)."""
+        width = self.setup.width + self.setup.n_sums
+        if not self.setup.speedups.reused_buffer:
+            return np.empty((count, width))
+        if self._updates is None or self._updates.shape[0] < count:
+            size = min(self.largest_batch(), self.setup.order.shape[0])
+            self._updates = np.empty((max(size, count), width))
+        return self._updates[:count]
+
+    def close(self):
+        """Release the thread pools, workers' data, ... this backend
+        holds."""
+        self.resources.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def add_updates(setup, upd, done, total, trace):
+    """ReliefF's visits done + 1, ... with the update rows ``upd`` (each
+    computed on its own, in any order): add them to ``total`` in visiting
+    order (so the sums depend on neither threads nor batches) and write the
+    estimate at each trace point into the rows of ``trace``; returns how
+    many."""
+    every = setup.options.trace_every
+    if not every:
+        for row in upd:         # (row by row: the kernels' order)
+            total += row
+        return 0
+    upd[0] += total
+    running = np.cumsum(upd, axis=0, out=upd)
+    steps = trace_steps(done, len(upd), every)
+    for i, t in enumerate(steps):
+        estimate(running[t - done - 1], t, setup.regression, trace[i])
+    total[:] = running[-1]
+    return len(steps)
+
+
+def nothing_learnt(setup, run):
+    """The sums of a run with nothing to learn (no ``setup.hood``): zeros,
+    and zero estimates at its trace points."""
+    m, (_, a) = setup.order.shape[0], setup.shape
+    if run.trace_every:
+        run.record([np.zeros(a)] * len(run.trace_steps(0, m)), 0, m)
+    return np.zeros(setup.width + setup.n_sums)
+
+
+def finish(setup, run, total):
+    """The ``ReliefResult`` of the sums ``total`` after every visit of
+    ``setup`` (STIR's sums after the weights), with the trace points that
+    ``run`` recorded."""
+    prep, m, a = setup.prep, setup.order.shape[0], setup.prep.n_used
+    final = estimate_after(total[:setup.width], m, setup.regression)
+    run.end_trace(final)
+    traced = bool(run.trace_every)
+    result = ReliefResult(
+        weights=to_features(final[None, :], prep)[0],
+        trace=to_features(np.array(run.points).reshape(-1, a), prep)
+        if traced else None,
+        trace_steps=np.array(run.steps, dtype=np.int64) if traced else None,
+        n_iterations=m, T=setup.T, regression=setup.regression,
+        n_dropped=prep.n_dropped)
+    if setup.n_sums:
+        result.pair_sums = pair_sums_by_feature(total[setup.width:], prep)
+    return result
+
+
+def pair_sums_by_feature(sums, prep):
+    """The pair sums of the kernel columns as a dict on the features."""
+    a = prep.n_used
+    out = {key: to_features(sums[i * a:(i + 1) * a][None, :], prep)[0]
+           for i, key in enumerate(("S1_hit", "S2_hit", "S1_miss",
+                                    "S2_miss"))}
+    for i, key in enumerate(("W_hit", "Q_hit", "W_miss", "Q_miss")):
+        out[key] = float(sums[4 * a + i])
+    return out
+
+
+def to_features(values, prep):
+    """Map kernel columns back to the caller's features (0 for constant
+    features, NaN for all-missing ones)."""
+    out = np.zeros((values.shape[0], prep.n_features))
+    out[:, prep.used] = values
+    out[:, prep.all_missing] = np.nan
+    return out

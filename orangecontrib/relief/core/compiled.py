@@ -1,0 +1,99 @@
+"""The compiled backend: the numba kernels on this machine's cores.
+
+ReliefF's visits are independent: a batch is cut into chunks of whole blocks
+of visits, one per thread (``runtime.in_threads``), each visited by
+``visits.relief_rows``, and the update rows are then added in visiting order
+(``backend.add_updates``).  dReliefF's and pdReliefF's visits depend on the
+ones before: ``feedback.feedback_batch`` visits a batch in order, with the
+threads inside each visit.  ``plan.py`` chooses the layouts both read.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+from . import plan
+from .backend import Backend, add_updates
+from .estimates import VARIANT_RELIEFF
+from .feedback import feedback_batch
+from .neighbours import MODE_REGRESSION, RULE_K, Neighbourhood
+from .prepare import Data
+from .runtime import in_threads, pool
+from .speedups import Speedups
+from .visits import Blocks, relief_rows
+
+
+class ReliefJob(NamedTuple):
+    """What ReliefF's visits read (``visits.relief_rows``): named tuples of
+    numpy arrays, so a job pickles, e.g. to the workers of a cluster."""
+    data: Data
+    blocks: Blocks
+    hood: Neighbourhood
+    speedups: Speedups
+
+
+def relieff_job(setup):
+    """The ``ReliefJob`` of a ReliefF ``Setup`` with something to learn."""
+    return ReliefJob(setup.prep.data(setup.regression),
+                     plan.blocks(setup.prep, setup.speedups, setup.hood.rule),
+                     setup.hood,
+                     setup.speedups)
+
+
+def visit_updates(job, rows, upd=None):
+    """The update rows of visiting ``rows`` (one thread), into ``upd``."""
+    if upd is None:
+        data = job.data
+        a = data.rows.nominal.shape[0] if data.sparse \
+            else data.num.shape[1] + data.nom.shape[1]
+        upd = np.empty((len(rows),
+                        1 + 2 * a if job.hood.mode == MODE_REGRESSION else a))
+    relief_rows(rows, job.data, job.blocks, job.hood, job.speedups, upd)
+    return upd
+
+
+def kernel_set(setup):
+    """The compiled kernels a run needs, as ``warmup`` names the sets it
+    compiles: (the loop, the nominal codes' type, the screening copy's
+    type)."""
+    prep = setup.prep
+    if setup.variant == VARIANT_RELIEFF:
+        loop, copy = "relieff", "float32"
+        if prep.n_used > plan.SCREEN_MAX_FEATURES \
+                or setup.hood.rule != RULE_K:
+            copy = "float64"
+    else:
+        loop, copy = "feedback", "float32"
+        if prep.num.size * 4 >= plan.QUANTISED_MIN_BYTES:
+            copy = "uint16"
+    return loop, "int32" if prep.nom.dtype == np.int32 else "int8", copy
+
+
+class CompiledBackend(Backend):
+    """The numba kernels (see the module docstring)."""
+    name = "compiled"
+
+    def __init__(self, setup, n_threads=1):
+        super().__init__(setup, n_threads)
+        if setup.variant == VARIANT_RELIEFF:
+            self.job = relieff_job(setup)
+            self.executor = self.resources.enter_context(
+                pool(n_threads, setup.speedups.thread_pool))
+        else:
+            self.data = setup.prep.data(setup.regression)
+            self.settings, self.screening, self.tracking, self.carry = \
+                plan.feedback(setup.prep, setup.variant, setup.T,
+                              setup.regression, setup.speedups, n_threads,
+                              setup.hood.rule)
+
+    def visit(self, rows, done, total, trace):
+        setup = self.setup
+        if setup.variant != VARIANT_RELIEFF:
+            written, self.carry = feedback_batch(
+                rows, done, self.data, setup.hood, self.settings,
+                self.screening, self.tracking, self.carry, setup.speedups,
+                total, setup.options.trace_every or 0, trace)
+            return written
+        upd = self.update_buffer(len(rows))
+        in_threads(self.executor, self.n_threads, rows, upd, *self.job,
+                   kernel=relief_rows, block=self.job.blocks.size)
+        return add_updates(setup, upd, done, total, trace)

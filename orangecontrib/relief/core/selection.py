@@ -1,0 +1,104 @@
+"""Which backend computes a run on this machine: the registry of the local
+backends by name (``relieff(kernels=name)``), and ``FirstUse``, which picks
+the backend of each batch while the compiled kernels are not ready.
+
+compat="weka" takes Weka's backend whatever ``kernels`` says; a Dask client
+takes ``orangecontrib.relief.distributed``'s.
+"""
+import os
+import time
+
+from . import warmup
+from .backend import Backend
+from .compiled import CompiledBackend, kernel_set
+from .vectorised import VectorisedBackend
+from .weka import WekaBackend
+
+#: The local backends by name (a new one: its class here).
+BACKENDS = {backend.name: backend
+            for backend in (CompiledBackend, VectorisedBackend)}
+# The environment variable that chooses the kernels when ``relieff`` is not
+# told (a name of BACKENDS; "auto" or unset: automatic).
+KERNELS_VARIABLE = "ORANGE3_RELIEF_KERNELS"
+AUTOMATIC = "auto"
+
+
+def local_backend(setup, n_threads, kernels=None, progress=None,
+                  status=None):
+    """The backend that computes ``setup`` on ``n_threads`` threads:
+    Weka's for compat="weka"; otherwise the one ``kernels`` (or the
+    environment variable ORANGE3_RELIEF_KERNELS) names, or when neither
+    does, ``FirstUse`` (told ``progress`` and ``status``)."""
+    if setup.options.compat == "weka":
+        return WekaBackend(setup, n_threads)
+    name = kernels or os.environ.get(KERNELS_VARIABLE) or AUTOMATIC
+    if name == AUTOMATIC:
+        return FirstUse(setup, n_threads, progress, status)
+    if name not in BACKENDS:
+        names = ", ".join(map(repr, BACKENDS))
+        raise ValueError(f"kernels must be {names} or None (automatic); "
+                         f"got {name!r}.")
+    chosen = BACKENDS[name]
+    if not chosen.covers(setup):
+        raise ValueError(f"The {name} kernels do not cover "
+                         f"{chosen.uncovered}; use kernels='compiled'.")
+    return chosen(setup, n_threads)
+
+
+# The kernel sets this process has run compiled (no marker needed again).
+_READY = set()
+
+
+class FirstUse(Backend):
+    """The compiled kernels when they are ready; while they compile in the
+    background (``warmup``), the NumPy backend on the data it covers
+    (dense data, small sparse data densified), else a wait for them, with
+    progress and status.  Decided again before every batch, so a run moves
+    to the compiled kernels as soon as they are ready; both add to the same
+    running sums."""
+    name = AUTOMATIC
+
+    def __init__(self, setup, n_threads=1, progress=None, status=None):
+        super().__init__(setup, n_threads)
+        self.progress, self.status = progress, status
+        self.kernel_set = kernel_set(setup)
+        self.ready = self.kernel_set in _READY \
+            or warmup.is_compiled(self.kernel_set)
+        self.covered = False
+        self.backends = {}
+        if not self.ready:
+            self.covered = VectorisedBackend.covers(setup)
+            warmup.start(first=self.kernel_set)
+            self._say("preparing fast kernels in the background "
+                      "(first use only)")
+
+    def visit(self, rows, done, total, trace):
+        fraction = done / self.setup.order.shape[0]
+        chosen = CompiledBackend if self._compiled(fraction) \
+            else VectorisedBackend
+        if chosen not in self.backends:
+            self.backends[chosen] = self.resources.enter_context(
+                chosen(self.setup, self.n_threads))
+        return self.backends[chosen].visit(rows, done, total, trace)
+
+    def _compiled(self, fraction):
+        """Whether the next batch runs on the compiled kernels (waiting for
+        them when the NumPy backend does not cover the data)."""
+        if not self.ready:
+            self.ready = warmup.is_compiled(self.kernel_set)
+            while not self.ready and not self.covered:
+                if not warmup.running():       # it failed: compile here
+                    self._say("compiling fast kernels (first use only)")
+                    break
+                time.sleep(0.1)
+                if self.progress is not None:
+                    self.progress(fraction)
+                self.ready = warmup.is_compiled(self.kernel_set)
+        if self.ready or not self.covered:
+            _READY.add(self.kernel_set)
+            return True
+        return False
+
+    def _say(self, text):
+        if self.status is not None:
+            self.status(text)

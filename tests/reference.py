@@ -8,16 +8,12 @@ import math
 import numpy as np
 
 
-def reference_relief(X, y, nominal, regression=False, variant="relieff",
-                     m=None, k=10, seed=0, misses="per_class", weighted=False,
-                     sigma=2.0, T=None):
-    keep = ~np.isnan(y)
-    X, y = np.asarray(X, float)[keep], np.asarray(y, float)[keep]
-    n, a = X.shape
-    m = n if m is None else m
-    cls = np.zeros(n, int) if regression else y.astype(int)
+def semantics_diff(X, cls, nominal):
+    """diff(f, i, j) as doc/semantics.md defines it on the rows of X (NaN
+    missing) with class codes ``cls``; also the features with a known value
+    and each one's range ({feature: max - min})."""
     known = ~np.isnan(X)
-    usable = [f for f in range(a) if known[:, f].any()]
+    usable = [f for f in range(X.shape[1]) if known[:, f].any()]
     lo = {f: X[known[:, f], f].min() for f in usable}
     rng = {f: X[known[:, f], f].max() - lo[f] for f in usable}
 
@@ -48,6 +44,18 @@ def reference_relief(X, y, nominal, regression=False, variant="relieff",
         if np.isnan(xi):
             return np.mean(np.abs(law(f, cls[i]) - xj)) / rng[f]
         return np.mean(np.abs(law(f, cls[j]) - xi)) / rng[f]
+    return diff, usable, rng
+
+
+def reference_relief(X, y, nominal, regression=False, variant="relieff",
+                     m=None, k=10, seed=0, misses="per_class", weighted=False,
+                     sigma=2.0, T=None, distance_weights=None):
+    keep = ~np.isnan(y)
+    X, y = np.asarray(X, float)[keep], np.asarray(y, float)[keep]
+    n, a = X.shape
+    m = n if m is None else m
+    cls = np.zeros(n, int) if regression else y.astype(int)
+    diff, usable, rng = semantics_diff(X, cls, nominal)
 
     if regression:
         t_rng = y.max() - y.min()
@@ -81,6 +89,11 @@ def reference_relief(X, y, nominal, regression=False, variant="relieff",
                     else 0.0
         if not (w > 0).any():
             w[usable] = 1.0
+        if distance_weights is not None:     # Iter's fixed weights
+            varying = [f for f in usable if rng[f] > 0]
+            w = w * np.asarray(distance_weights, float)
+            if not (w[varying] > 0).any():
+                w = np.asarray(distance_weights, float).copy()
         dist = {j: sum(w[f] * diff(f, r, j) for f in usable)
                 for j in range(n) if j != r}
         if regression:

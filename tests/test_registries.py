@@ -88,6 +88,11 @@ def test_each_test_runs_its_function():
         got = test.run(X, y, n_permutations=9, k_nearest=3)
         if name == "stir":
             want = stats.stir(X, y, k_nearest=3)
+        elif name == "npdr":
+            want = stats.npdr(X, y, k_nearest=3)
+        elif name == "npdr_permutation":
+            want = stats.npdr_permutation(X, y, n_permutations=9,
+                                          k_nearest=3)
         else:
             want = stats.permutation_test(
                 X, y, n_permutations=9, k_nearest=3,
@@ -107,11 +112,14 @@ def test_each_test_refuses_what_its_entry_says_it_does_not_support(name):
     cases = [(dict(variant="drelieff"), "drelieff" in test.variants),
              (dict(regression=True), test.regression),
              (dict(neighbours="multisurf*"), test.far_rules),
-             (dict(compat="weka"), test.weka)]
+             (dict(compat="weka"), test.weka),
+             (dict(covariates=True), test.covariates)]
     for options, supported in cases:
         reason = test.unsupported(**options)
         assert (reason is None) == supported, (name, options)
         data = (Xr, yr) if options.get("regression") else (X, y)
+        if options.get("covariates"):
+            options = dict(covariates=np.arange(30.0))
         if supported:
             test.run(*data, n_permutations=3, **options)
         else:

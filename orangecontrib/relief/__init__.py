@@ -7,8 +7,9 @@ Importing this package does not import Orange (importing Orange costs
 ~160 MB), so ``orangecontrib.relief.core`` stays light:
 
 * the Orange scorers (``ReliefF``, ``DReliefF``, ``PDReliefF``, ``RReliefF``,
-  and the ``TuRF`` wrapper) are loaded from :mod:`.scoring` and :mod:`.turf`
-  on first access (PEP 562 ``__getattr__``);
+  ``IReliefF``, and the wrappers ``TuRF``, ``Iter`` and ``VLS``) are loaded from
+  :mod:`.scoring`, :mod:`.turf`, :mod:`.iterated` and :mod:`.vls` on first
+  access (PEP 562 ``__getattr__``);
 * the ``.arff`` reader/writer (:mod:`.io.arff`) is registered with
   ``Orange.data.io.FileFormat`` as soon as Orange's ``Orange.data.io`` is
   imported: right away if it already is, otherwise by a one-shot import
@@ -22,11 +23,13 @@ import warnings
 
 from .core import ReliefResult, ReliefWarning, relieff
 
-__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "TuRF", "relieff",
+__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
+           "TuRF", "Iter", "VLS", "relieff",
            "ReliefResult", "ReliefWarning"]
 
-_SCORERS = frozenset(("ReliefF", "DReliefF", "PDReliefF", "RReliefF"))
-_WRAPPERS = {"TuRF": ".turf"}
+_SCORERS = frozenset(("ReliefF", "DReliefF", "PDReliefF", "RReliefF",
+                      "IReliefF"))
+_WRAPPERS = {"TuRF": ".turf", "Iter": ".iterated", "VLS": ".vls"}
 # Submodules that used to be imported eagerly, hence reachable as attributes.
 _SUBMODULES = frozenset(("scoring", "io", "distributed"))
 

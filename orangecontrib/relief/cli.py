@@ -31,12 +31,14 @@ from orangecontrib.relief.core import quiet_warnings, ranking as core_ranking
 from orangecontrib.relief.datasets import corral
 from orangecontrib.relief.distributed import check_cluster_options
 from orangecontrib.relief.core.rules import RULES
-from orangecontrib.relief.scoring import DReliefF, PDReliefF, ReliefF
-from orangecontrib.relief.stats import (TESTS, find_test,
+from orangecontrib.relief.scoring import (DReliefF, IReliefF, PDReliefF,
+                                          ReliefF, covariates_to_metas)
+from orangecontrib.relief.stats import (NPDR_DEFAULT, TESTS, find_test,
                                        unreachable_threshold)
 from orangecontrib.relief.turf import TuRF
 
-METHODS = {"relieff": ReliefF, "drelieff": DReliefF, "pdrelieff": PDReliefF}
+METHODS = {"relieff": ReliefF, "drelieff": DReliefF, "pdrelieff": PDReliefF,
+           "irelief": IReliefF}
 
 #: the false discovery rate whose passing features ``--pvalues`` counts
 FDR = 0.05
@@ -217,6 +219,13 @@ def _whole_number_note(table):
 
 def scorer_options(args):
     """The scorer's keyword arguments from the command line."""
+    if args.method == "irelief":
+        return _irelief_options(args)
+    for given, name in ((args.max_iterations, "--max-iterations"),
+                        (args.tolerance, "--tolerance")):
+        if given is not None:
+            raise ValueError(f"{name} is I-RELIEF's; use it with --method "
+                             "irelief.")
     options = dict(n_iterations=args.m, k_nearest=args.k,
                    random_state=args.seed,
                    weight_by_distance=args.weight_by_distance,
@@ -233,6 +242,28 @@ def scorer_options(args):
     elif args.T is not None:
         raise ValueError("--T is pdReliefF's steepness; use it with "
                          "--method pdrelieff.")
+    return options
+
+
+def _irelief_options(args):
+    """IReliefF's keyword arguments; a ValueError for the options of visits
+    and neighbours, which I-RELIEF does not have, and for a cluster."""
+    if args.scheduler is not None or args.dask is not None:
+        check_cluster_options("irelief")
+    unused = [name for name, given in (
+        ("--m", args.m is not None), ("--neighbours", args.neighbours != "k"),
+        ("--weight-by-distance", args.weight_by_distance),
+        ("--misses", args.misses != "per_class"), ("--T", args.T is not None),
+        ("--compat", args.compat is not None)) if given]
+    if unused:
+        raise ValueError(f"I-RELIEF weights every pair by a kernel of width "
+                         f"--sigma and iterates: {', '.join(unused)} has no "
+                         "meaning for it; leave it out.")
+    options = dict(sigma=args.sigma, n_jobs=args.n_jobs)
+    if args.max_iterations is not None:
+        options["max_iterations"] = args.max_iterations
+    if args.tolerance is not None:
+        options["tolerance"] = args.tolerance
     return options
 
 
@@ -260,6 +291,11 @@ def score(args):
         raise ValueError(f"{args.file} has no class variable; mark one (in a "
                          ".tab header, or as the last ARFF attribute), or "
                          "name it with --class NAME.")
+    if args.covariates is not None:
+        # (out of the attributes: no Relief distance includes them)
+        table, args.covariates = covariates_to_metas(
+            table, [name.strip() for name in args.covariates.split(",")
+                    if name.strip()])
     if not table.domain.attributes:
         raise ValueError(f"{args.file} has no attributes to score.")
     options = scorer_options(args)
@@ -340,6 +376,9 @@ def _score(args, table, class_var, options, client):
         weka = ", Weka's numbers" if args.compat == "weka" else ""
         hood = f"k = {args.k}" if RULES[args.neighbours].uses_k \
             else f"neighbours = {args.neighbours}"
+        if args.method == "irelief" and args.turf is None:
+            hood = (f"sigma = {args.sigma:g}, {result.iterations} iterations"
+                    f" ({'' if result.converged else 'not '}converged)")
         turf = "" if args.turf is None else \
             f", TuRF removing {args.turf:g} of the features per round"
         header = (f"{scorer.name} on {args.file}: {len(table)} instances, "
@@ -354,16 +393,15 @@ def statistics(args, scorer, table):
     """The columns ``--pvalues`` and ``--stability`` add ({name: values})
     and the lines said below the table."""
     extra, notes = {}, []
-    tested = args.pvalues or args.test is not None
+    tested = args.pvalues or args.test is not None or args.npdr \
+        or bool(args.covariates)
     if (tested or args.stability) and args.turf is not None:
         raise ValueError("--pvalues and --stability test one run of the "
                          "scorer; they do not go with --turf.")
     bar = ProgressBar(sys.stderr) if args.progress else None
     try:
         if tested:
-            chosen = TESTS[args.test] if args.test is not None else \
-                find_test("stir" if args.stir else "permutation",
-                          args.permute)
+            chosen = chosen_test(args)
             if chosen.permutations:
                 unreachable = unreachable_threshold(
                     "fdr", FDR, args.permutations,
@@ -372,11 +410,23 @@ def statistics(args, scorer, table):
                     print(f"warning: {unreachable}", file=sys.stderr)
             test = scorer.significance(table, method=chosen.name,
                                        n_permutations=args.permutations,
-                                       progress=bar)
+                                       progress=bar,
+                                       covariates=args.covariates)
             extra.update(p=test.p_values, q=test.q_values)
+            if chosen.covariates:
+                extra["coefficient"] = test.weights
+                adjusted = ", ".join(args.covariates or []) or "nothing"
+                notes.append(f"NPDR: coefficient of each feature's diff "
+                             f"over {test.n_pairs} neighbour pairs, adjusted "
+                             f"for {adjusted} (not in the distance)")
             if chosen.permutations:
                 what = "each feature's column" \
                     if chosen.refits_per_feature else "the class"
+                if chosen.covariates and args.covariates:
+                    what = "the class, drawn from its logistic regression " \
+                        "on the covariates" \
+                        if not table.domain.class_var.is_continuous \
+                        else "the residuals of the target on the covariates"
                 notes.append(
                     f"p: {args.permutations} permutations of {what}, "
                     f"(1 + #{{null >= observed}}) / {args.permutations + 1}")
@@ -402,6 +452,29 @@ def statistics(args, scorer, table):
         if bar is not None:
             bar.close()
     return extra, notes
+
+
+def chosen_test(args):
+    """The registered test of ``--test``, ``--npdr`` (NPDR's calibrated
+    test, also the default with ``--covariates``), ``--stir`` or
+    ``--pvalues [--permute]``."""
+    if args.npdr and (args.test is not None or args.stir):
+        raise ValueError("--npdr is NPDR's permutation test; give it, "
+                         "--stir or --test NAME, not several.")
+    if args.test is not None:
+        chosen = TESTS[args.test]
+    elif args.npdr or args.covariates:
+        chosen = TESTS[NPDR_DEFAULT]
+    else:
+        chosen = find_test("stir" if args.stir else "permutation",
+                           args.permute)
+    if args.covariates and not chosen.covariates:
+        adjusting = [f"--test {name}" for name, test in TESTS.items()
+                     if test.covariates]
+        raise ValueError(f"--covariates adjusts NPDR's tests; "
+                         f"{chosen.name} does not adjust for covariates. Use "
+                         f"--npdr or {' or '.join(adjusting)}.")
+    return chosen
 
 
 def shown(value, digits=None):
@@ -549,7 +622,9 @@ def build_parser():
                                    "classification, not regression")
     score_parser.add_argument("--method", choices=tuple(METHODS),
                               default="relieff",
-                              help="Relief variant (default: relieff)")
+                              help="Relief variant: relieff, drelieff, "
+                                   "pdrelieff (the seed's), irelief (Sun "
+                                   "2007) (default: relieff)")
     score_parser.add_argument("--k", "--k-nearest", dest="k",
                               type=_positive_int, default=10,
                               help="nearest hits and misses per class "
@@ -580,8 +655,18 @@ def build_parser():
                               help="rank-weighted neighbours "
                                    "exp(-(rank/sigma)^2), Weka's -W")
     score_parser.add_argument("--sigma", type=_positive_float, default=2.0,
-                              help="sigma of the rank weights, Weka's -A "
+                              help="sigma of the rank weights, Weka's -A; "
+                                   "with --method irelief the width of "
+                                   "I-RELIEF's kernel exp(-d/sigma) "
                                    "(default: 2.0)")
+    score_parser.add_argument("--max-iterations", type=_positive_int,
+                              default=None, metavar="N",
+                              help="I-RELIEF's iterations at most (default: "
+                                   "1000)")
+    score_parser.add_argument("--tolerance", type=_positive_float,
+                              default=None,
+                              help="I-RELIEF stops when its weights move by "
+                                   "less than this (L2; default: 1e-3)")
     score_parser.add_argument("--misses", choices=("per_class", "any"),
                               default="per_class",
                               help="k misses from each other class, or from "
@@ -613,6 +698,19 @@ def build_parser():
                               help="with --pvalues: STIR's t-test from one "
                                    "run instead of permutations (ReliefF, "
                                    "classification)")
+    score_parser.add_argument("--npdr", action="store_true",
+                              help="NPDR's test: each feature's coefficient "
+                                   "in the regression of the neighbour "
+                                   "pairs' class (or target) difference on "
+                                   "their differences, p from --permutations "
+                                   "permutations of the target (the one-run "
+                                   "p: --test npdr)")
+    score_parser.add_argument("--covariates", metavar="NAMES", default=None,
+                              help="comma-separated attributes or metas "
+                                   "(e.g. age,sex) that NPDR adjusts for; "
+                                   "they take no part in the distance "
+                                   "(implies --npdr unless --test names "
+                                   "another NPDR test)")
     score_parser.add_argument("--test", choices=tuple(TESTS), default=None,
                               help="the significance test (implies "
                                    "--pvalues): " + "; ".join(

@@ -53,10 +53,17 @@ TASKS_PER_THREAD = 4
 MAX_TASKS = 10_000
 
 
-def check_cluster_options(variant="relieff", compat=None):
+def check_cluster_options(variant="relieff", compat=None,
+                          distance_weights=None):
     """A ValueError for the options that do not run on a cluster:
-    dReliefF and pdReliefF (sequential) and compat="weka" (Weka's order of
-    operations on one machine)."""
+    dReliefF and pdReliefF (sequential), I-RELIEF, fixed distance weights
+    (their runs go through the sequential loop) and compat="weka" (Weka's
+    order of operations on one machine)."""
+    if variant == "irelief" or distance_weights is not None:
+        what = "I-RELIEF" if variant == "irelief" else \
+            "ReliefF with distance_weights"
+        raise ValueError(f"{what} runs on one machine (all its cores), not "
+                         "on a Dask cluster; run it without a Dask client.")
     if variant in ("drelieff", "pdrelieff"):
         name = {"drelieff": "dReliefF", "pdrelieff": "pdReliefF"}[variant]
         raise ValueError(
@@ -121,7 +128,8 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     -------
     ReliefResult
     """
-    check_cluster_options(relieff_options.get("variant", "relieff"), compat)
+    check_cluster_options(relieff_options.get("variant", "relieff"), compat,
+                          relieff_options.get("distance_weights"))
     if visits_per_task is not None:
         whole_number(visits_per_task, "visits_per_task", otherwise="or None")
     for option in ("n_jobs", "kernels"):

@@ -985,6 +985,15 @@ Does not agree, and what we can say about why:
   our 5-fold split) and nothing on promoters, whose top features are the same in every training
   set. The paper's lung-cancer numbers come from the flattering protocol; even if they
   were reproduced, they would overstate what the selected features give on new patients.
+## After the seed
+
+The seed asks how Relief copes with redundant features and answers with feedback (dReliefF,
+pdReliefF). Its successors took the idea further: I-RELIEF (Sun 2007) iterates soft
+neighbourhoods to a fixed point, scikit-rebate's Iter reruns a variant with its own weights
+in the distance, VLS scores random feature subsets. [redundancy.md](redundancy.md) sets all
+of them, with TuRF, against the seed's variants on the seed's benchmarks with redundancy
+added in steps (separability, usability, the seed's redundancy level R′ and 1-NN wrapper
+curves, over 10 seeds).
 """
 
 

@@ -12,8 +12,8 @@ and can be sent to the Rank widget's *Scorer* input, which calls
 """
 import numpy as np
 import scipy.sparse as sp
-from Orange.data import (ContinuousVariable, Domain, Table, TimeVariable,
-                         Variable)
+from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
+                         Table, TimeVariable, Variable)
 from Orange.preprocess.preprocess import Preprocess
 from Orange.preprocess.score import Scorer
 
@@ -23,8 +23,10 @@ from .core.options import check_options
 from .core.rules import RULES
 from .distributed import check_cluster_options
 
-__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "RULE_NAMES",
-           "SelectSignificant"]
+__all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
+           "RULE_NAMES",
+           "SelectSignificant", "CovariatesToMetas", "covariate_variables",
+           "covariates_to_metas"]
 
 #: How each neighbourhood rule is written in names and menus (from the
 #: rule registry, ``core.rules``).
@@ -80,6 +82,9 @@ class ReliefF(Scorer):
     preprocessors = []          # rows with a missing class: handled (warned) by the core
     friendly_name = "ReliefF"
     variant = "relieff"
+    #: Fixed distance weights, one per attribute (``core.relieff``'s
+    #: ``distance_weights``), as ``Iter`` sets them on a copy; None: none.
+    distance_weights = None
 
     def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
                  weight_by_distance=False, sigma=2.0, misses="per_class",
@@ -121,7 +126,9 @@ class ReliefF(Scorer):
                     k_nearest=self.k_nearest, random_state=self.random_state,
                     weight_by_distance=self.weight_by_distance,
                     sigma=self.sigma, misses=self.misses, n_jobs=self.n_jobs,
-                    neighbours=self.neighbours, compat=self.compat)
+                    neighbours=self.neighbours, compat=self.compat,
+                    **({} if self.distance_weights is None else
+                       dict(distance_weights=self.distance_weights)))
 
     def _check_class(self, data):
         domain = data.domain
@@ -169,7 +176,7 @@ class ReliefF(Scorer):
 
     def significance(self, data: Table, method="permutation",
                      n_permutations=99, permute="target", permutation_seed=0,
-                     progress=None):
+                     progress=None, covariates=None):
         """p- and q-values of the weights on ``data``
         (``orangecontrib.relief.stats``): ``method="permutation"`` refits
         ``n_permutations`` times with the target permuted (valid for every
@@ -177,14 +184,36 @@ class ReliefF(Scorer):
         feature's column in turn (the null of an irrelevant feature among
         relevant ones; a times the runs), ``"stir"`` tests ReliefF's
         (visit, neighbour) pairs from one run (classification; a fast
-        screen, anti-conservative on small data: ``doc/statistics.md``);
-        any name in ``stats.TESTS`` (e.g. ``"feature_permutation"``).
-        Returns a ``stats.Significance``."""
+        screen, anti-conservative on small data: ``doc/statistics.md``),
+        ``"npdr_permutation"`` and ``"npdr"`` NPDR's regressions, which
+        adjust for ``covariates``; any name in ``stats.TESTS``.
+
+        ``covariates``: names (or variables) of the table's attributes or
+        metas to adjust for; they take no part in the distance, and their
+        entries in the result are NaN.  Returns a ``stats.Significance``
+        with one entry per attribute."""
         test = stats.find_test(method, permute)
         X, y, nominal, options = self._inputs(data)
-        return test.run(X, y, nominal, n_permutations=n_permutations,
-                        permutation_seed=permutation_seed, progress=progress,
-                        **options)
+        if not covariates:
+            return test.run(X, y, nominal, n_permutations=n_permutations,
+                            permutation_seed=permutation_seed,
+                            progress=progress, **options)
+        chosen = covariate_variables(data, covariates, self.name)
+        attributes = data.domain.attributes
+        keep = [i for i, var in enumerate(attributes) if var not in chosen]
+        if not keep:
+            raise ValueError("Every attribute is a covariate: leave at "
+                             "least one feature to test.")
+        X = X[:, keep]
+        options["feature_names"] = [attributes[i].name for i in keep]
+        result = test.run(
+            X, y, nominal[keep], n_permutations=n_permutations,
+            permutation_seed=permutation_seed, progress=progress,
+            covariates=np.column_stack([_numeric_column(data, var)
+                                        for var in chosen]),
+            covariate_nominal=[var.is_discrete for var in chosen],
+            covariate_names=[var.name for var in chosen], **options)
+        return result.on_columns(keep, len(attributes))
 
     def stability(self, data: Table, n_resamples=50, top_k=None,
                   resample_seed=0, progress=None, **resampling):
@@ -262,6 +291,52 @@ class RReliefF(ReliefF):
                              "for a categorical one.")
 
 
+class IReliefF(ReliefF):
+    """I-RELIEF (Sun 2007; ``core.irelief``): every instance's hits and
+    misses weighted by a kernel exp(-d / sigma) of the weighted distance,
+    the mean margin's positive part (unit L2 norm) the new weights,
+    repeated until they change by less than ``tolerance`` (L2), or
+    ``max_iterations``.  A discrete class only.  ``score_table`` returns an
+    ``irelief.IReliefResult``: its ``trace`` holds the weights after every
+    iteration, ``iterations`` and ``converged`` say how it ended.
+
+    Parameters
+    ----------
+    sigma : float
+        The kernel width (distances are sums of diffs in [0, 1] weighted
+        by unit-norm weights).
+    max_iterations : int
+        Iterations at most.
+    tolerance : float
+        Stop when ||w_new - w||_2 < tolerance.
+    n_jobs : int, optional
+        Threads; all cores when None.
+    """
+    friendly_name = "I-RELIEF"
+    variant = "irelief"
+    class_type = DiscreteVariable
+
+    def __init__(self, sigma=2.0, max_iterations=1000, tolerance=1e-3,
+                 n_jobs=None):
+        check_options(self.variant, 10, "per_class", False, sigma, None,
+                      None, n_jobs, max_iterations=max_iterations,
+                      tolerance=tolerance)
+        super().__init__(sigma=sigma, n_jobs=n_jobs)
+        self.max_iterations = max_iterations
+        self.tolerance = tolerance
+
+    def _options(self):
+        return dict(super()._options(), max_iterations=self.max_iterations,
+                    tolerance=self.tolerance)
+
+    def _check_class(self, data):
+        super()._check_class(data)
+        if not isinstance(data.domain.class_var, DiscreteVariable):
+            raise ValueError("I-RELIEF needs a categorical target (Sun "
+                             "gives no regression form); use RReliefF for "
+                             "a numeric one.")
+
+
 def _feature_index(data, feature, scorer):
     """The index of ``feature`` (a name, variable or index) among the
     attributes, or a ValueError that names it."""
@@ -279,6 +354,59 @@ def _feature_index(data, feature, scorer):
         raise ValueError(f"{var.name!r} is {role}, not a feature: {scorer} "
                          "weights the features only.")
     return domain.attributes.index(var)
+
+
+def covariate_variables(data, covariates, scorer="NPDR"):
+    """The variables named by ``covariates`` (names, or variables) among
+    the attributes and metas of ``data``, or a ValueError that says what
+    to change: a name the table lacks, the target, a text variable, one
+    named twice."""
+    domain = data.domain
+    if isinstance(covariates, (str, Variable)):
+        covariates = [covariates]
+    chosen = []
+    for covariate in covariates:
+        try:
+            var = domain[covariate]
+        except (KeyError, IndexError, TypeError, ValueError):
+            names = [v.name for v in domain.attributes + domain.metas]
+            shown = ", ".join(repr(name) for name in names[:8])
+            more = f" and {len(names) - 8} more" if len(names) > 8 else ""
+            raise ValueError(f"Covariate {covariate!r} is not a variable of "
+                             f"the data; its attributes and metas are "
+                             f"{shown}{more}.") from None
+        if var in domain.class_vars:
+            raise ValueError(f"Covariate {var.name!r} is the target: "
+                             f"{scorer} adjusts the features' effects on the "
+                             f"target for other variables.")
+        if not var.is_primitive():
+            raise ValueError(f"Covariate {var.name!r} holds text; a covariate "
+                             f"must be numeric or categorical.")
+        if var in chosen:
+            raise ValueError(f"Covariate {var.name!r} is named twice.")
+        chosen.append(var)
+    return chosen
+
+
+def _numeric_column(data, var):
+    """A primitive variable's column as floats (category codes for a
+    categorical one)."""
+    return np.asarray(data.get_column(var), dtype=float)
+
+
+def covariates_to_metas(data, covariates):
+    """``data`` with the ``covariates`` (names or variables) among its
+    metas: the attributes that are covariates become metas, so that no
+    Relief distance includes them.  Returns the table and the covariates'
+    names."""
+    chosen = covariate_variables(data, covariates)
+    domain = data.domain
+    moved = [var for var in domain.attributes if var in chosen]
+    if not moved:
+        return data, [var.name for var in chosen]
+    reduced = Domain([var for var in domain.attributes if var not in chosen],
+                     domain.class_vars, domain.metas + tuple(moved))
+    return data.transform(reduced), [var.name for var in chosen]
 
 
 def _weka_inputs(data, nominal, regression):
@@ -304,25 +432,43 @@ def _weka_inputs(data, nominal, regression):
         else len(data.domain.class_var.values))
 
 
+class CovariatesToMetas(Preprocess):
+    """A preprocessor that moves the ``covariates`` (names) among the
+    attributes to the metas (``covariates_to_metas``), so that a scorer
+    after it neither weights them nor includes them in its distance."""
+
+    def __init__(self, covariates):
+        self.covariates = tuple(covariates)
+
+    def __call__(self, data):
+        return covariates_to_metas(data, self.covariates)[0]
+
+
 class SelectSignificant(Preprocess):
     """A preprocessor that keeps the features whose Relief weights are
     significant on the data it is given: Benjamini-Hochberg q < ``alpha``
     of ``scorer.significance(data, method, n_permutations)``.  In a
     cross-validation it tests each training set again, so the test data
-    never chooses the features.  A selection mode Orange's Rank lacks."""
+    never chooses the features.  A selection mode Orange's Rank lacks.
+    ``covariates`` (names; NPDR's tests) are adjusted for and kept among the
+    metas."""
 
     def __init__(self, scorer, alpha=0.05, method="permutation",
-                 n_permutations=99, permute="target"):
+                 n_permutations=99, permute="target", covariates=()):
         if not 0 < alpha < 1:
             raise ValueError(f"alpha must be in (0, 1); got {alpha!r}.")
         self.scorer, self.alpha = scorer, alpha
         self.method, self.n_permutations = method, n_permutations
         self.permute = permute
+        self.covariates = tuple(covariates)
 
     def __call__(self, data):
+        if self.covariates:
+            data = CovariatesToMetas(self.covariates)(data)
         test = self.scorer.significance(data, method=self.method,
                                         n_permutations=self.n_permutations,
-                                        permute=self.permute)
+                                        permute=self.permute,
+                                        covariates=self.covariates)
         with np.errstate(invalid="ignore"):
             passing = test.q_values < self.alpha
         domain = data.domain

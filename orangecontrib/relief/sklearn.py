@@ -105,10 +105,13 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
 
     Parameters
     ----------
-    variant : {"relieff", "drelieff", "pdrelieff"}, default="relieff"
+    variant : {"relieff", "drelieff", "pdrelieff", "irelief"}, default="relieff"
         No distance weights (ReliefF), the running estimate
         w_A = max(0, W_{t-1}[A]) (dReliefF), or the progressive blend
-        f(w, t) = (1 - w) / t^T + w (pdReliefF).
+        f(w, t) = (1 - w) / t^T + w (pdReliefF); or I-RELIEF (Sun 2007):
+        soft neighbourhoods, a kernel exp(-d / sigma) over every pair,
+        iterated to a fixed point (classification; the options of visits
+        and neighbours do not apply).
     n_features_to_select : int, float or None, default=None
         How many features ``transform`` keeps, as in
         :class:`~sklearn.feature_selection.RFE`: None keeps half of them
@@ -131,15 +134,26 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         ``fit`` raises a ValueError when that makes the threshold
         unreachable (e.g. ``"fdr:0.05"`` with 19 permutations), rather
         than select nothing after the refits.
-    significance : {"permutation", "feature_permutation", "stir"}, default="permutation"
-        The test behind ``threshold``: permutation p-values with the target
-        permuted (valid for every variant; tests the complete null), with
-        each feature's column permuted in turn (the null of an irrelevant
-        feature among relevant ones; n_features times the refits), or
-        STIR's t-test from one run (ReliefF classification; a fast screen,
-        anti-conservative).
+    significance : str or None, default=None
+        The test behind ``threshold``, a name in
+        ``orangecontrib.relief.stats.TESTS``: ``"permutation"`` (the
+        default without ``covariates``: permutation p-values with the
+        target permuted; valid for every variant; tests the complete null),
+        ``"feature_permutation"`` (each feature's column permuted in turn:
+        the null of an irrelevant feature among relevant ones; n_features
+        times the refits), ``"stir"`` (STIR's t-test from one run; ReliefF
+        classification; a fast screen, anti-conservative),
+        ``"npdr_permutation"`` (the default with ``covariates``: NPDR's
+        regressions adjusted for the covariates, p from permutations of
+        the target that keep the covariates' part) or ``"npdr"`` (NPDR's
+        one-run p; anti-conservative).
+    covariates : array-like of int or None, default=None
+        Columns of ``X`` to adjust for (age, sex, batch, ...) with NPDR's
+        tests: they take no part in the distance, are not scored
+        (``feature_importances_`` NaN) and never selected.  Needs a
+        ``threshold``.
     n_permutations : int, default=99
-        Refits with the target permuted, for ``significance="permutation"``.
+        Refits with the target permuted, for the permutation tests.
     neighbours : {"k", "surf", "surf*", "multisurf", "multisurf*"}, default="k"
         The neighbourhood rule (as in scikit-rebate): the k nearest hits and
         misses, or every instance within a radius -- SURF's mean distance
@@ -196,7 +210,8 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
     ----------
     feature_importances_ : ndarray of shape (n_features,)
         The Relief weights W[A], in [-1, 1]; 0 for a constant feature, NaN
-        for a feature with no known value (such features rank last).
+        for a feature with no known value and for the covariates (such
+        features rank last).
     ranking_ : ndarray of shape (n_features,)
         Rank of each feature, 1 = largest weight; ties keep column order.
     n_features_to_select_ : int
@@ -262,7 +277,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                  discrete_features="auto", weight_by_distance=False,
                  sigma=2.0, misses="per_class", T=None, n_jobs=None,
                  compat=None, neighbours="k", threshold=None,
-                 significance="permutation", n_permutations=99):
+                 significance=None, n_permutations=99, covariates=None):
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -279,6 +294,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         self.threshold = threshold
         self.significance = significance
         self.n_permutations = n_permutations
+        self.covariates = covariates
 
     def fit(self, X, y):
         """Estimate the Relief weight of every feature.
@@ -342,20 +358,81 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             feature_names=getattr(self, "feature_names_in_", None),
             class_names=None if self.regression_ else self.classes_,
             **declared)
-        result = relieff(X, y, nominal, **options)
-        self.feature_importances_ = result.weights
+        covariates = self._covariate_columns(X.shape[1], rule)
+        features = np.setdiff1d(np.arange(X.shape[1]), covariates)
+        names = options["feature_names"]
+        if names is not None:
+            options["feature_names"] = list(np.asarray(names)[features])
+        Xf = X[:, features] if covariates.size else X
+        result = relieff(Xf, y, nominal[features], **options)
+        self.feature_importances_ = np.full(X.shape[1], np.nan)
+        self.feature_importances_[features] = result.weights
         self.n_iterations_ = result.n_iterations
         self.nominal_ = nominal
-        order = ranking(result.weights)
+        order = ranking(self.feature_importances_)
         self.ranking_ = np.empty(len(order), dtype=np.int64)
         self.ranking_[order] = np.arange(1, len(order) + 1)
         self.n_features_to_select_ = self._n_selected(X.shape[1])
         self._passing = None
         if rule is not None:
-            self._passing = self._significant(X, y, nominal, options, *rule)
+            if covariates.size:
+                options.update(self._covariate_options(X, nominal,
+                                                       covariates, names))
+            passing = self._significant(Xf, y, nominal[features], options,
+                                        *rule)
+            self._passing = np.zeros(X.shape[1], dtype=bool)
+            self._passing[features] = passing
             if self.n_features_to_select is None:
                 self.n_features_to_select_ = int(self._passing.sum())
+            if covariates.size:
+                for name in ("p_values_", "q_values_"):
+                    full = np.full(X.shape[1], np.nan)
+                    full[features] = getattr(self, name)
+                    setattr(self, name, full)
         return self
+
+    def _test_name(self):
+        """The registered test behind ``threshold``: ``significance``, or
+        by default the class permutation, or NPDR's permutation test when
+        there are covariates."""
+        if self.significance is not None:
+            return self.significance
+        return "permutation" if self.covariates is None \
+            else stats.NPDR_DEFAULT
+
+    def _covariate_columns(self, n_features, rule):
+        """The covariates' column indices (sorted), checked."""
+        if self.covariates is None:
+            return np.zeros(0, dtype=np.int64)
+        columns = np.asarray(self.covariates).ravel()
+        if columns.size == 0 or not np.issubdtype(columns.dtype, np.integer):
+            raise ValueError("covariates must be column indices of X (a "
+                             f"list of ints); got {self.covariates!r}.")
+        if columns.min() < 0 or columns.max() >= n_features:
+            raise ValueError(f"covariates has column indices outside "
+                             f"0..{n_features - 1}.")
+        if np.unique(columns).size != columns.size:
+            raise ValueError("covariates names a column twice.")
+        if columns.size >= n_features:
+            raise ValueError("Every column is a covariate: leave at least "
+                             "one feature to select.")
+        if rule is None:
+            raise ValueError("covariates adjust the significance test behind "
+                             "threshold; give one (e.g. "
+                             "threshold='fdr:0.05').")
+        return np.sort(columns)
+
+    @staticmethod
+    def _covariate_options(X, nominal, covariates, names):
+        """The test's covariate arguments (values, nominal mask, names)."""
+        values = X[:, covariates]
+        values = values.toarray() if sp.issparse(values) \
+            else np.asarray(values)
+        return dict(covariates=values,
+                    covariate_nominal=nominal[covariates],
+                    covariate_names=[str(names[c]) if names is not None
+                                     else f"column {c}"
+                                     for c in covariates])
 
     def _threshold_rule(self):
         """(kind, alpha) from ``threshold``, or None."""
@@ -370,11 +447,18 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             raise ValueError(f"threshold must be 'fdr:ALPHA', 'p:ALPHA' or "
                              f"'fwer:ALPHA' with 0 < ALPHA < 1 (e.g. "
                              f"'fdr:0.05'); got {self.threshold!r}.")
-        if self.significance not in stats.TESTS:
+        test = self._test_name()
+        if test not in stats.TESTS:
             raise ValueError(f"significance must be one of "
                              f"{', '.join(map(repr, stats.TESTS))}; got "
                              f"{self.significance!r}.")
-        if kind == "fwer" and not stats.TESTS[self.significance].family_wise:
+        if self.covariates is not None and not stats.TESTS[test].covariates:
+            adjusting = [name for name, entry in stats.TESTS.items()
+                         if entry.covariates]
+            raise ValueError(f"significance={test!r} does not adjust for "
+                             f"covariates; use "
+                             f"{' or '.join(map(repr, adjusting))}.")
+        if kind == "fwer" and not stats.TESTS[test].family_wise:
             family_wise = [name for name, test in stats.TESTS.items()
                            if test.family_wise]
             raise ValueError("threshold='fwer:...' is the max-statistic p "
@@ -388,7 +472,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         p-values are multiples of 1 / (n_permutations + 1), so with too few
         permutations no feature could be selected (and the refits would be
         spent for nothing).  STIR's p-values have no such floor."""
-        if not stats.TESTS[self.significance].permutations:
+        if not stats.TESTS[self._test_name()].permutations:
             return
         reason = stats.unreachable_threshold(kind, alpha,
                                              self.n_permutations, n_features)
@@ -399,7 +483,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
     def _significant(self, X, y, nominal, options, kind, alpha):
         """The mask of the features that pass the threshold; sets
         ``p_values_`` and ``q_values_``."""
-        test = stats.TESTS[self.significance].run(
+        test = stats.TESTS[self._test_name()].run(
             X, y, nominal, n_permutations=self.n_permutations, **options)
         self.p_values_, self.q_values_ = test.p_values, test.q_values
         values = {"fdr": test.q_values, "p": test.p_values,

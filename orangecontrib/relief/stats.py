@@ -15,6 +15,14 @@ costs and how well it is calibrated.
   neighbours' influences, from one run (no refits); ReliefF classification
   only.  It treats the pairs as independent, which they are not: a fast
   screen, not a decision (its calibration is measured in the docs).
+- ``npdr``: NPDR (Le, Dawkins & McKinney, Bioinformatics 36(9), 2020),
+  for every feature the regression of the neighbour pairs' outcome
+  difference (hit/miss: logistic; ``|y_i - y_j|``: linear) on the pair's
+  diff of the feature and of the covariates; one-sided p of the
+  coefficient, from one run.  ``npdr_permutation``: the same statistic
+  against R draws of the target that keep the covariates' part (a class
+  from its logistic regression on the covariates, or permuted within
+  their strata; Freedman-Lane for a numeric target).
 - ``stability``: B subsample (or bootstrap) refits: each feature's mean rank
   with a 90 % interval, its frequency in the top k, and Kuncheva's
   consistency index of the top-k sets.
@@ -27,7 +35,7 @@ keyword options, e.g. ``variant="pdrelieff"``, ``neighbours="multisurf"``,
 ``regression=True``).
 """
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Optional
 
@@ -37,11 +45,17 @@ from scipy import stats as scipy_stats
 
 from .core import engine, quiet_warnings, ranking, relieff, vectorised
 from .core.registry import Entry, lookup
+from .core.messages import warn
 from .core.rules import rule
+from .npdr import (CLASS_DRAWS, Permuter, Problem, check_covariates,
+                   check_npdr_options, dense_features, one_sided_p,
+                   pair_outcome)
 
-__all__ = ["permutation_test", "stir", "stability", "benjamini_hochberg",
+__all__ = ["permutation_test", "stir", "npdr", "npdr_permutation",
+           "stability", "benjamini_hochberg",
            "bonferroni", "kuncheva_index", "unreachable_threshold",
-           "Significance", "Stability", "Test", "TESTS", "find_test"]
+           "Significance", "Stability", "Test", "TESTS", "find_test",
+           "NPDR_DEFAULT"]
 
 
 @dataclass
@@ -50,7 +64,9 @@ class Significance:
     feature with no known value).  ``q_values``: Benjamini-Hochberg;
     ``p_bonferroni``: p times the number of tested features (at most 1);
     ``p_max_t``: the permutation test's family-wise p (max statistic);
-    ``t``, ``df``: STIR's statistic and degrees of freedom."""
+    ``t``, ``df``: STIR's and NPDR's statistic and degrees of freedom.
+    NPDR's ``weights`` are its coefficients (``standard_errors`` theirs),
+    over ``n_pairs`` neighbour pairs, adjusted for ``covariates``."""
     method: str
     weights: np.ndarray
     p_values: np.ndarray
@@ -60,6 +76,22 @@ class Significance:
     t: Optional[np.ndarray] = None
     df: Optional[float] = None
     n_permutations: int = 0
+    standard_errors: Optional[np.ndarray] = None
+    n_pairs: int = 0
+    covariates: tuple = ()
+
+    def on_columns(self, columns, n_columns):
+        """This result for a table of ``n_columns`` features of which
+        ``columns`` are the tested ones: the per-feature arrays in those
+        places, NaN in the others (e.g. covariates among the attributes)."""
+        placed = {}
+        for field in ("weights", "p_values", "q_values", "p_bonferroni",
+                      "p_max_t", "t", "standard_errors"):
+            values = getattr(self, field)
+            if values is not None:
+                placed[field] = np.full(n_columns, np.nan)
+                placed[field][columns] = values
+        return replace(self, **placed)
 
 
 @dataclass
@@ -392,6 +424,211 @@ def _pooled_t(sums):
     return t, float(df), p
 
 
+# -- NPDR ---------------------------------------------------------------------
+
+def npdr(X, y, nominal=None, *, covariates=None, covariate_nominal=None,
+         covariate_names=None, regression=False, neighbours="k",
+         k_nearest=10, separate_hit_miss=False, misses="per_class",
+         n_iterations=None, random_state=0, n_jobs=None, progress=None,
+         feature_names=None, variant="relieff", weight_by_distance=False,
+         sigma=2.0, T=None, compat=None, class_names=None):
+    """NPDR, nearest-neighbour projected-distance regression (Le, Dawkins &
+    McKinney, Bioinformatics 36(9), 2020): for every feature A, over the
+    (instance, neighbour) pairs (i, j)::
+
+        classification: logit P(miss_ij) = b0 + b_A diff(A, I_i, I_j)
+                                           + sum_C g_C diff(C, I_i, I_j)
+        regression:     |y_i - y_j| = b0 + b_A diff(A, I_i, I_j)
+                                      + sum_C g_C diff(C, I_i, I_j) + e
+
+    (miss_ij = 1 when the classes differ; C the ``covariates``), and the
+    one-sided p of t = b_A / se(b_A) on the residual degrees of freedom
+    (pairs less coefficients), as npdr's ``diffRegression`` reports it;
+    q: Benjamini-Hochberg.  It treats the pairs as independent observations
+    (doc/statistics.md measures what that does; ``npdr_permutation`` is
+    the calibrated version).
+
+    Neighbours are the engine's (``neighbours``: "k" with ``k_nearest``,
+    "surf" or "multisurf"; ties at the k-th share its slots, so a pair
+    counts its share) over the features only: ``covariates`` (n x c
+    values, ``covariate_nominal`` marks the nominal ones, given as codes)
+    take no part in the distance.  By default they are found without the
+    class (npdr's ``separate.hitmiss.nbds = FALSE``); ``separate_hit_miss``
+    takes ReliefF's k nearest hits and k nearest misses of each class
+    (``misses="any"``: of all classes together).  ``n_iterations`` visits
+    that many instances, drawn with ``random_state``; all by default.
+    ``variant``, ``sigma``, ``T`` and ``class_names`` are accepted for
+    the scorers' sake and do not change the result.
+
+    Returns a ``Significance``: ``weights`` are the coefficients b_A per
+    unit of diff (a feature's full range), ``standard_errors``, ``t``,
+    ``df``.  A feature whose diffs do not vary over the pairs, or are a
+    combination of the covariates' diffs, gets p = 1 and coefficient NaN;
+    one with no known value NaN."""
+    problem, y, _ = _npdr_problem(
+        X, y, nominal, covariates, covariate_nominal, covariate_names,
+        regression, neighbours, k_nearest, separate_hit_miss, misses,
+        n_iterations, random_state, n_jobs, feature_names, variant,
+        weight_by_distance, sigma, T, compat, _phase(progress, 0, 0.5))
+    fits = problem.fits(pair_outcome(y, problem.pairs, regression),
+                        _phase(progress, 0.5, 1.0))
+    _warn_fits(fits, feature_names)
+    p = _npdr_p(fits, one_sided_p(fits.statistics, fits.df))
+    return _npdr_significance("npdr", fits, p, problem)
+
+
+def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
+                     permutation_seed=0, class_draws="model", strata_bins=5,
+                     covariates=None,
+                     covariate_nominal=None, covariate_names=None,
+                     regression=False, neighbours="k", k_nearest=10,
+                     separate_hit_miss=False, misses="per_class",
+                     n_iterations=None, random_state=0, n_jobs=None,
+                     progress=None, feature_names=None, variant="relieff",
+                     weight_by_distance=False, sigma=2.0, T=None,
+                     compat=None, class_names=None):
+    """NPDR's statistic t = b_A / se(b_A) (``npdr``, the same options)
+    against ``n_permutations`` (R) draws of the target under the null that
+    no feature adds to the covariates: p = (1 + #{t* >= t}) / (R + 1), and
+    the family-wise p of the largest t* (``p_max_t``).
+
+    The draws keep the covariates' part of the target: without covariates
+    the target is permuted; a numeric target is Freedman and Lane's fitted
+    values plus permuted residuals of the least-squares fit of y on the
+    covariates; a class, with ``class_draws="model"``, is drawn for each
+    instance from the multinomial logistic regression of the class on the
+    covariates (nominal ones as indicators), with ``"strata"`` permuted
+    within the covariates' strata (the combinations of nominal covariates'
+    values and of numeric covariates' ``strata_bins`` quantile bins; it
+    leaves the class's dependence on a covariate within a bin out of the
+    draws: doc/statistics.md measures it).  With class-blind
+    neighbourhoods (the default) the pairs do not depend on the target, so
+    each draw only refits the regressions on the same pairs; with
+    ``separate_hit_miss`` each draw finds its own neighbours.  Draws come
+    from ``default_rng(permutation_seed)``."""
+    R = _whole(n_permutations, "n_permutations")
+    bins = _whole(strata_bins, "strata_bins")
+    if class_draws not in CLASS_DRAWS:
+        raise ValueError(f"class_draws must be one of "
+                         f"{', '.join(map(repr, CLASS_DRAWS))}; got "
+                         f"{class_draws!r}.")
+    problem, y, checked = _npdr_problem(
+        X, y, nominal, covariates, covariate_nominal, covariate_names,
+        regression, neighbours, k_nearest, separate_hit_miss, misses,
+        n_iterations, random_state, n_jobs, feature_names, variant,
+        weight_by_distance, sigma, T, compat, _phase(progress, 0, 1 / (R + 2)))
+    fits = problem.fits(pair_outcome(y, problem.pairs, regression))
+    _warn_fits(fits, feature_names)
+    observed = fits.statistics
+    permuter = Permuter(y, checked, regression, bins, permutation_seed,
+                        class_draws)
+    null = np.empty((R, observed.shape[0]))
+    for r in range(R):
+        drawn = permuter.draw()
+        with quiet_warnings():
+            refit = problem.permuted(drawn)
+            null[r] = refit.fits(pair_outcome(drawn, refit.pairs,
+                                              regression)).statistics
+        _report(progress, r + 2, R + 2)
+    null = np.where(np.isnan(null), -np.inf, null)
+    with np.errstate(invalid="ignore"):
+        margin = observed - 1e-12 * np.abs(observed)
+        p = (1 + np.sum(null >= margin, axis=0)) / (R + 1)
+        p_max_t = (1 + np.sum(null.max(axis=1)[:, None] >= margin,
+                              axis=0)) / (R + 1)
+    p = _npdr_p(fits, p)
+    p_max_t = np.where(np.isnan(p), np.nan,
+                       np.where(fits.aliased, 1.0, p_max_t))
+    return _npdr_significance("npdr (permutation)", fits, p, problem,
+                              p_max_t=p_max_t, n_permutations=R)
+
+
+def _phase(progress, start, stop):
+    """A progress callback for the part [start, stop] of a run."""
+    if progress is None:
+        return None
+    return lambda fraction: progress(start + fraction * (stop - start))
+
+
+def _npdr_problem(X, y, nominal, covariates, covariate_nominal,
+                  covariate_names, regression, neighbours, k_nearest,
+                  separate_hit_miss, misses, n_iterations, random_state,
+                  n_jobs, feature_names, variant, weight_by_distance, sigma,
+                  T, compat, progress):
+    """The checked inputs' NPDR ``Problem`` (rows with a missing target
+    left out, with a warning), the known target and the ``Covariates``."""
+    check_npdr_options(regression, neighbours, k_nearest, separate_hit_miss,
+                       misses, variant, weight_by_distance, sigma, T, compat,
+                       n_jobs)
+    X = dense_features(X)
+    y = as_target(y, X.shape[0])
+    checked = None if covariates is None else check_covariates(
+        covariates, covariate_nominal, covariate_names, y, regression)
+    known = ~np.isnan(y)
+    if not known.all():
+        warn(f"{int((~known).sum())} instance(s) with a missing class "
+             f"value were left out.", stacklevel=3)
+        X, y = X[known], y[known]
+        if checked is not None:
+            checked = checked._replace(values=checked.values[known])
+    problem = Problem(X, y, nominal, checked, regression=regression,
+                      neighbours=neighbours, k_nearest=k_nearest,
+                      separate_hit_miss=separate_hit_miss, misses=misses,
+                      n_iterations=n_iterations, random_state=random_state,
+                      n_jobs=n_jobs, feature_names=feature_names,
+                      progress=progress)
+    return problem, y, checked
+
+
+def as_target(y, n):
+    """y as floats, one per row, without infinite values."""
+    y = np.asarray(y, dtype=float).ravel()
+    if y.shape[0] != n:
+        raise ValueError(f"X has {n} rows but y has {y.shape[0]} values; "
+                         f"give one target value per row.")
+    if np.isinf(y).any():
+        raise ValueError("The target y holds +inf or -inf; replace them by "
+                         "NaN (missing) or finite numbers.")
+    return y
+
+
+def _warn_fits(fits, names):
+    """Say which features NPDR could not fit as it should."""
+    def listed(mask):
+        shown = [repr(str(names[f])) if names is not None else str(f)
+                 for f in np.flatnonzero(mask)[:5]]
+        more = int(mask.sum()) - len(shown)
+        return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+    tested = ~np.isnan(fits.statistics) | fits.aliased
+    aliased = fits.aliased & tested
+    if aliased.any():
+        warn(f"NPDR cannot estimate the coefficient of feature(s) "
+             f"{listed(aliased)}: their differences over the neighbour "
+             f"pairs are constant or a combination of the covariates'; "
+             f"their p is 1.", stacklevel=3)
+    if fits.diverged.any():
+        warn(f"The logistic fit of feature(s) {listed(fits.diverged)} did "
+             f"not converge (their differences separate hits from misses); "
+             f"their statistic is the signed root of the likelihood-ratio "
+             f"statistic.", stacklevel=3)
+
+
+def _npdr_p(fits, p):
+    """p with the features NPDR could not fit at 1, and NaN where a
+    feature has no known value."""
+    p = np.where(fits.aliased, 1.0, p)
+    return np.where(np.isnan(fits.statistics) & ~fits.aliased, np.nan, p)
+
+
+def _npdr_significance(method, fits, p, problem, **extra):
+    return Significance(
+        method, fits.coefficients, p, benjamini_hochberg(p), bonferroni(p),
+        t=fits.statistics, df=fits.df, standard_errors=fits.standard_errors,
+        n_pairs=int(problem.pairs.first.shape[0]),
+        covariates=() if problem.covariates is None
+        else problem.covariates.names, **extra)
+
+
 def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,
               bootstrap=False, top_k=None, resample_seed=0, progress=None,
               **relieff_options):
@@ -451,7 +688,9 @@ class Test(Entry):
     R refits per feature (else R in all, or one run when not
     ``permutations``); ``family_wise``: it gives the max-statistic p
     (``p_max_t``); ``variants``, ``regression``, ``far_rules``, ``weka``:
-    what it supports."""
+    what it supports; ``covariates``: it adjusts for covariates
+    (``function`` then takes ``covariates``, ``covariate_nominal`` and
+    ``covariate_names``, and they take no part in the distance)."""
     function: object
     permutations: bool = True
     refits_per_feature: bool = False
@@ -460,6 +699,7 @@ class Test(Entry):
     regression: bool = True
     far_rules: bool = True
     weka: bool = True
+    covariates: bool = False
 
     def cost(self, n_permutations, n_features):
         """The test's cost in runs of the scorer."""
@@ -469,8 +709,9 @@ class Test(Entry):
                                  else 1)
 
     def unsupported(self, variant="relieff", regression=False,
-                    neighbours="k", compat=None):
-        """Why the test does not apply to these options, or None."""
+                    neighbours="k", compat=None, covariates=False):
+        """Why the test does not apply to these options (``covariates``:
+        whether any are given), or None."""
         if variant not in self.variants:
             return f"{self.display_name} tests {', '.join(self.variants)} only"
         if regression and not self.regression:
@@ -479,11 +720,22 @@ class Test(Entry):
             return f"{self.display_name} does not score far instances"
         if compat is not None and not self.weka:
             return f"{self.display_name} is not part of Weka's ReliefF"
+        if covariates and not self.covariates:
+            return f"{self.display_name} does not adjust for covariates"
         return None
 
     def run(self, X, y, nominal=None, *, n_permutations=99,
-            permutation_seed=0, progress=None, **relieff_options):
-        """The test's ``Significance`` of ``core.relieff``'s weights."""
+            permutation_seed=0, progress=None, covariates=None,
+            **relieff_options):
+        """The test's ``Significance`` of ``core.relieff``'s weights
+        (``covariates``, for a test that takes them, as ``npdr``'s)."""
+        if covariates is not None:
+            if not self.covariates:
+                adjusting = [repr(name) for name, test in TESTS.items()
+                             if test.covariates]
+                raise ValueError(f"{self.display_name} does not adjust for "
+                                 f"covariates; use {' or '.join(adjusting)}.")
+            relieff_options["covariates"] = covariates
         if not self.permutations:
             return self.function(X, y, nominal, progress=progress,
                                  **relieff_options)
@@ -500,23 +752,45 @@ def _feature_permutation(X, y, nominal=None, **options):
     return permutation_test(X, y, nominal, permute="feature", **options)
 
 
+#: The variants the permutation tests refit (I-RELIEF too: a refit is a run).
+PERMUTED_VARIANTS = ("relieff", "drelieff", "pdrelieff", "irelief")
+
 #: The tests by name, in menu order (saved settings and options name them).
 TESTS = {test.name: test for test in (
     Test("feature_permutation", "Permutation, each feature",
          "each feature's column is shuffled R times and refitted: is the "
          "feature better than an irrelevant one? (R runs per feature)",
-         _feature_permutation, refits_per_feature=True),
+         _feature_permutation, refits_per_feature=True,
+         variants=PERMUTED_VARIANTS),
     Test("permutation", "Permutation of the class",
          "R refits with the class shuffled: is anything related to the "
          "class? (irrelevant features can pass when others carry the class)",
-         _class_permutation, family_wise=True),
+         _class_permutation, family_wise=True, variants=PERMUTED_VARIANTS),
     Test("stir", "STIR (one run; a fast screen)",
          "STIR's t-test of ReliefF's neighbour pairs from one run; it "
          "treats the pairs as independent, so it finds too much on small "
          "data (doc: statistics)",
          stir, permutations=False, variants=("relieff",), regression=False,
          far_rules=False, weka=False),
+    Test("npdr_permutation", "NPDR, permutations (covariates)",
+         "NPDR regresses each feature's differences over the neighbour "
+         "pairs, adjusted for the covariates' differences; p from R "
+         "permutations (draws) of the target that keep the covariates' "
+         "part (R refits of the regressions)",
+         npdr_permutation, family_wise=True, far_rules=False, weka=False,
+         covariates=True),
+    Test("npdr", "NPDR (one run; a fast screen)",
+         "NPDR's one-sided p of each feature's coefficient from one run, "
+         "as the R package npdr reports it; it treats the pairs as "
+         "independent (doc: statistics)",
+         npdr, permutations=False, far_rules=False, weka=False,
+         covariates=True),
 )}
+
+
+#: The calibrated NPDR test: the one the widgets, the selector and the
+#: command line use when covariates are given and no test is named.
+NPDR_DEFAULT = "npdr_permutation"
 
 
 def find_test(method="permutation", permute="target"):

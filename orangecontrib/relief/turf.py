@@ -17,7 +17,7 @@ from Orange.preprocess.score import Scorer
 from .core import relieff
 from .core.options import whole_number
 
-__all__ = ["turf", "TuRF"]
+__all__ = ["turf", "TuRF", "Wrapper", "columns_scorer", "table_columns_scorer"]
 
 
 def _schedule(a, remove, rounds, n_keep):
@@ -81,31 +81,49 @@ def turf(X, y, nominal=None, *, remove=0.1, rounds=None, n_keep=1,
     removed : list of int
         The removed features, in the order of removal (worst first).
     """
-    X_all = X
-    a = X_all.shape[1]
-    nominal = np.zeros(a, bool) if nominal is None \
+    score = columns_scorer(X, y, nominal, relieff_options)
+    return _rounds(score, X.shape[1], remove, rounds, n_keep, progress)
+
+
+def columns_scorer(X, y, nominal, relieff_options):
+    """score(columns) -> the engine's weights (``core.relieff`` with
+    ``relieff_options``) of those columns of X alone: the core algorithm
+    that TuRF, Iter and VLS rerun on parts of the data."""
+    nominal = np.zeros(X.shape[1], bool) if nominal is None \
         else np.asarray(nominal, bool)
 
+    def score(columns, **options):
+        return relieff(X[:, columns], y, nominal[columns],
+                       **relieff_options, **options).weights
+    return score
+
+
+def table_columns_scorer(scorer, data):
+    """score(columns) -> the weights an Orange ``scorer`` gives those
+    attributes of ``data`` alone (the class and metas kept)."""
+    attributes = data.domain.attributes
+
     def score(columns):
-        return relieff(X_all[:, columns], y, nominal[columns],
-                       **relieff_options).weights
-    return _rounds(score, a, remove, rounds, n_keep, progress)
+        domain = Domain([attributes[c] for c in columns],
+                        data.domain.class_vars, data.domain.metas)
+        scores = scorer(data.transform(domain))
+        return np.asarray(scores, dtype=float).reshape(-1)[:len(columns)]
+    return score
 
 
-class TuRF(Scorer):
-    """TuRF around an Orange ``scorer`` (``turf``): features removed by
-    ``remove`` of the original count per round, for ``rounds`` rounds
-    (1 / remove by default), ``n_keep`` at least; each feature's score is
-    its last estimate."""
+class Wrapper(Scorer):
+    """The shape of an Orange scorer around another one (``scorer``), as
+    TuRF, Iter and VLS are: their names in Rank (``label`` and the inner
+    scorer's name), one weight per attribute from ``score_table`` (which
+    returns (weights, what else the wrapper found))."""
     feature_type = Variable
     class_type = Variable
     supports_sparse_data = True
     preprocessors = []
+    label = ""
 
-    def __init__(self, scorer, remove=0.1, rounds=None, n_keep=1):
-        _schedule(10, remove, rounds, n_keep)        # check the options
+    def __init__(self, scorer):
         self.scorer = scorer
-        self.remove, self.rounds, self.n_keep = remove, rounds, n_keep
         self.feature_type = getattr(scorer, "feature_type", Variable)
         self.class_type = getattr(scorer, "class_type", Variable)
 
@@ -114,19 +132,11 @@ class TuRF(Scorer):
         """The column title in Rank, e.g. "TuRF (MultiSURF)"."""
         inner = getattr(self.scorer, "name", None) or \
             type(self.scorer).__name__
-        return f"TuRF ({inner})"
+        return f"{self.label} ({inner})"
 
     def score_table(self, data, progress=None):
-        """(weights, removed) of ``turf`` on an Orange table."""
-        attributes = data.domain.attributes
-
-        def score(columns):
-            domain = Domain([attributes[c] for c in columns],
-                            data.domain.class_vars, data.domain.metas)
-            scores = self.scorer(data.transform(domain))
-            return np.asarray(scores, dtype=float).reshape(-1)[:len(columns)]
-        return _rounds(score, len(attributes), self.remove, self.rounds,
-                       self.n_keep, progress)
+        """(weights, details) on an Orange table."""
+        raise NotImplementedError
 
     def __call__(self, data, feature=None):
         weights = self.score_table(data)[0]
@@ -137,3 +147,22 @@ class TuRF(Scorer):
     def score_data(self, data, feature=None):
         return self(data)[None, :] if feature is None else \
             self(data, feature)
+
+
+class TuRF(Wrapper):
+    """TuRF around an Orange ``scorer`` (``turf``): features removed by
+    ``remove`` of the original count per round, for ``rounds`` rounds
+    (1 / remove by default), ``n_keep`` at least; each feature's score is
+    its last estimate."""
+    label = "TuRF"
+
+    def __init__(self, scorer, remove=0.1, rounds=None, n_keep=1):
+        _schedule(10, remove, rounds, n_keep)        # check the options
+        super().__init__(scorer)
+        self.remove, self.rounds, self.n_keep = remove, rounds, n_keep
+
+    def score_table(self, data, progress=None):
+        """(weights, removed) of ``turf`` on an Orange table."""
+        return _rounds(table_columns_scorer(self.scorer, data),
+                       len(data.domain.attributes), self.remove, self.rounds,
+                       self.n_keep, progress)

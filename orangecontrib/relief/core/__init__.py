@@ -14,9 +14,13 @@
   (warnings), ``result`` (what a run gives back);
 * the backends, one interface (``backend``: plan, layouts, visits in
   batches, result): ``compiled`` (the numba loops ``visits``, ReliefF's,
-  and ``feedback``, dReliefF / pdReliefF's), ``vectorised`` (the NumPy path
-  of a first use), ``weka`` (compat="weka"); ``selection`` picks one (and
-  on a first use, one per batch);
+  and ``feedback``, dReliefF / pdReliefF's and that of fixed distance
+  weights), ``vectorised`` (the NumPy path of a first use), ``weka``
+  (compat="weka"); ``selection`` picks one (and on a first use, one per
+  batch);
+* ``irelief``: I-RELIEF (Sun 2007), ``relieff(variant="irelief")``, a loop
+  of its own over the same diffs, distances and updates (soft
+  neighbourhoods over every pair, iterated to a fixed point);
 * around them in Python: ``plan`` (layouts), ``runtime`` (batches,
   threads, progress), ``engine`` (the public ``relieff``), ``warmup`` and
   ``precompile`` (compiling the kernels in the background).

@@ -26,9 +26,10 @@ from contextlib import ExitStack
 from typing import NamedTuple, Optional
 
 import numpy as np
+import scipy.sparse as sp
 
 from . import pairsums, plan
-from .estimates import VARIANT_RELIEFF, estimate, estimate_after
+from .estimates import NO_FIXED, VARIANT_RELIEFF, estimate, estimate_after
 from .messages import warn
 from .neighbours import Neighbourhood
 from .options import Options, whole_number
@@ -43,7 +44,8 @@ class Setup(NamedTuple):
     order, pdReliefF's T, the width of an update row, the neighbourhood
     (None when there is nothing to learn: all weights 0; Weka's plan: a
     ``weka.WekaHood``) and the width of STIR's pair sums that follow the
-    weights in a row (0: none)."""
+    weights in a row (0: none), and the fixed distance weights of the
+    kernel columns (``options.distance_weights``; empty: none)."""
     options: Options
     prep: Prepared
     order: np.ndarray
@@ -51,6 +53,7 @@ class Setup(NamedTuple):
     width: int
     hood: Optional[Neighbourhood]
     n_sums: int = 0
+    distance_weights: np.ndarray = NO_FIXED
 
     @property
     def variant(self):
@@ -72,8 +75,13 @@ class Setup(NamedTuple):
 
 def start(X, y, nominal, options, feature_names=None, class_names=None):
     """Prepare the data and plan the run of ``options``: the ``Setup``
-    that a backend runs (the arguments as ``engine.relieff``'s)."""
+    that a backend runs (the arguments as ``engine.relieff``'s).  With
+    fixed distance weights sparse data is scored dense (the sparse loop's
+    running row sums follow the estimate alone)."""
+    if options.distance_weights is not None and sp.issparse(X):
+        X = X.toarray()
     prep = prepare(X, y, nominal, options.regression, feature_names)
+    fixed = _kernel_distance_weights(options.distance_weights, prep)
     n = prep.group.shape[0]
     m = _n_visits(options.n_iterations, n)
     order = np.random.default_rng(options.random_state).permutation(n)[:m]
@@ -92,7 +100,24 @@ def start(X, y, nominal, options, feature_names=None, class_names=None):
         _check_statistics(options, prep)
         n_sums = pairsums.width(a)
     return Setup(options, prep, order, options.T_for(m),
-                 1 + 2 * a if options.regression else a, hood, n_sums)
+                 1 + 2 * a if options.regression else a, hood, n_sums, fixed)
+
+
+def _kernel_distance_weights(weights, prep):
+    """The fixed distance weights of the kernel columns (empty: none), or a
+    ValueError for weights that do not fit the data."""
+    if weights is None:
+        return NO_FIXED
+    if weights.shape[0] != prep.n_features:
+        raise ValueError(f"distance_weights has {weights.shape[0]} entries "
+                         f"but the data has {prep.n_features} features; give "
+                         "one weight per feature.")
+    fixed = np.ascontiguousarray(weights[prep.used], dtype=float)
+    if prep.n_used and not np.any(fixed > 0):
+        raise ValueError("distance_weights are 0 for every feature that "
+                         "varies; give at least one of them a positive "
+                         "weight.")
+    return fixed
 
 
 def _n_visits(n_iterations, n):

@@ -5,7 +5,8 @@ of visits, one per thread (``runtime.in_threads``), each visited by
 ``visits.relief_rows``, and the update rows are then added in visiting order
 (``backend.add_updates``).  dReliefF's and pdReliefF's visits depend on the
 ones before: ``feedback.feedback_batch`` visits a batch in order, with the
-threads inside each visit.  ``plan.py`` chooses the layouts both read.
+threads inside each visit; so does ReliefF with fixed distance weights
+(``estimates.VARIANT_FIXED``: its weighted distances are that loop's).  ``plan.py`` chooses the layouts both read.
 """
 from typing import NamedTuple
 
@@ -83,7 +84,7 @@ class CompiledBackend(Backend):
             self.settings, self.screening, self.tracking, self.carry = \
                 plan.feedback(setup.prep, setup.variant, setup.T,
                               setup.regression, setup.speedups, n_threads,
-                              setup.hood.rule)
+                              setup.hood.rule, setup.distance_weights)
 
     def visit(self, rows, done, total, trace):
         setup = self.setup

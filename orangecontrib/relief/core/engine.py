@@ -1,5 +1,7 @@
 """The Relief engine's public functions: ReliefF, Relief-E, RReliefF,
-dReliefF and pdReliefF as options of one loop (``doc/semantics.md`` is the
+dReliefF, pdReliefF (and ReliefF with fixed distance weights, Iter's) as
+options of one loop, and I-RELIEF (``irelief.py``) as a variant of the same
+call (``doc/semantics.md`` is the
 contract, ``doc/architecture.md`` the map of the code).
 
 ``relieff`` checks the options once (``options.check_options``), plans the
@@ -13,7 +15,8 @@ callers that plan a run and compute it elsewhere (``distributed``,
 from .backend import finish, nothing_learnt, pair_sums_by_feature
 from .backend import start as plan_run
 from .compiled import relieff_job
-from .options import check_options
+from .irelief import irelief
+from .options import VARIANT_IRELIEF, check_options
 from .runtime import Run, threads
 from .selection import local_backend
 from .weka import start as weka_start
@@ -30,7 +33,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             neighbours="k", progress=None, trace_every=None, n_jobs=None,
             speedups=None, status=None, kernels=None, compat=None,
             n_values=None, n_class_values=None, feature_names=None,
-            class_names=None, statistics=False):
+            class_names=None, statistics=False, distance_weights=None,
+            max_iterations=1000, tolerance=1e-3):
     """Estimate feature weights with ReliefF or one of its variants.
 
     Parameters
@@ -46,9 +50,15 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         (range-normalised difference).
     regression : bool
         Use the RReliefF form for a numeric target.
-    variant : {"relieff", "drelieff", "pdrelieff"}
+    variant : {"relieff", "drelieff", "pdrelieff", "irelief"}
         Distance weights: none (ReliefF), the running estimate (dReliefF) or
-        the progressive blend f(w, t) = (1 - w) / t^T + w (pdReliefF).
+        the progressive blend f(w, t) = (1 - w) / t^T + w (pdReliefF); or
+        I-RELIEF (Sun 2007, ``irelief.py``): soft neighbourhoods, a kernel
+        of width ``sigma`` over every pair, iterated to a fixed point
+        (``max_iterations``, ``tolerance``; classification; the options of
+        visits and neighbours do not apply and k_nearest, random_state are
+        ignored; the result is an ``irelief.IReliefResult``, its trace one
+        row per iteration).
     n_iterations : int, optional
         m, the number of instances visited, in the order
         ``default_rng(random_state).permutation(n)[:m]``; all when None.
@@ -62,7 +72,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     weight_by_distance : bool
         Rank-weighted neighbours, exp(-(rank / sigma)^2) (Weka's -W / -A).
     sigma : float
-        Width of the rank weights.
+        Width of the rank weights; for I-RELIEF the width of its kernel
+        exp(-d / sigma).
     T : float, optional
         pdReliefF's steepness; 2 / ln(m) when None.
     neighbours : {"k", "surf", "surf*", "multisurf", "multisurf*"}
@@ -99,6 +110,14 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     class_names : sequence of str, optional
         The class values' names, for warnings (otherwise classes are named
         by code).
+    distance_weights : array (n_features,), optional
+        Fixed weights >= 0 of the distance, delta = sum_A v_A diff(A)
+        (seed eq. weighted_distance), as Iter (``iterated.py``) uses them;
+        for dReliefF and pdReliefF they multiply each step's own.  Dense
+        data (sparse X is densified); not with compat or statistics.
+    max_iterations, tolerance :
+        I-RELIEF's: iterations at most, and the change ||w_new - w||_2
+        below which it stops.
 
     Returns
     -------
@@ -112,7 +131,14 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         k_nearest=k_nearest, random_state=random_state, misses=misses,
         weight_by_distance=weight_by_distance, sigma=sigma, T=T,
         neighbours=neighbours, trace_every=trace_every, n_jobs=n_jobs,
-        speedups=speedups, statistics=statistics, compat=compat)
+        speedups=speedups, statistics=statistics, compat=compat,
+        distance_weights=distance_weights, max_iterations=max_iterations,
+        tolerance=tolerance)
+    if options.variant == VARIANT_IRELIEF:
+        return irelief(X, y, nominal, sigma=options.sigma,
+                       max_iterations=options.max_iterations,
+                       tolerance=options.tolerance, progress=progress,
+                       n_jobs=n_jobs, feature_names=feature_names)
     if options.compat == "weka":
         setup = weka_start(X, y, nominal, options, n_values, n_class_values,
                            feature_names)
@@ -126,7 +152,9 @@ def relieff_options(*, regression=False, variant="relieff",
                     n_iterations=None, k_nearest=10, random_state=0,
                     misses="per_class", weight_by_distance=False, sigma=2.0,
                     T=None, neighbours="k", trace_every=None, n_jobs=None,
-                    speedups=None, statistics=False, compat=None):
+                    speedups=None, statistics=False, compat=None,
+                    distance_weights=None, max_iterations=1000,
+                    tolerance=1e-3):
     """The checked ``options.Options`` of ``relieff``'s keyword arguments
     (the same names and defaults); a ValueError that says what to change
     for one it does not accept."""
@@ -134,16 +162,23 @@ def relieff_options(*, regression=False, variant="relieff",
                          sigma, T, trace_every, n_jobs, neighbours,
                          regression, compat, n_iterations=n_iterations,
                          random_state=random_state, speedups=speedups,
-                         statistics=statistics)
+                         statistics=statistics,
+                         distance_weights=distance_weights,
+                         max_iterations=max_iterations, tolerance=tolerance)
 
 
 def start(X, y, nominal=None, *, feature_names=None, class_names=None,
           **options):
     """Check the options of ``relieff`` (its keyword arguments but the
     callbacks, ``kernels`` and Weka's) and plan the run: the ``Setup`` that
-    ``run_setup`` and the other backends (``distributed``) compute."""
-    return plan_run(X, y, nominal, relieff_options(**options), feature_names,
-                    class_names)
+    ``run_setup`` and the other backends (``distributed``) compute.
+    I-RELIEF has no visits to plan (a ValueError)."""
+    checked = relieff_options(**options)
+    if checked.variant == VARIANT_IRELIEF:
+        raise ValueError("I-RELIEF iterates over every pair of instances "
+                         "and has no visits to plan; run it with "
+                         "relieff(variant='irelief').")
+    return plan_run(X, y, nominal, checked, feature_names, class_names)
 
 
 def run_setup(setup, *, progress=None, status=None, kernels=None):

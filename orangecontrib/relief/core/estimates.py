@@ -15,6 +15,11 @@ from numba import njit
 from .diffs import JIT
 
 VARIANT_RELIEFF, VARIANT_D, VARIANT_PD = 0, 1, 2
+# ReliefF with fixed distance weights (Iter's runs after the first,
+# ``relieff(distance_weights=...)``): the feedback loop, w = the fixed ones
+VARIANT_FIXED = 3
+# no fixed distance weights (``step_weights``)
+NO_FIXED = np.zeros(0)
 
 
 @njit(**JIT)
@@ -123,6 +128,28 @@ def feedback_weights(total, t, variant, T, regression, current, w, n):
     if n_positive == 0:
         w[:] = 1.0
     return n_positive > 0
+
+
+@njit(**JIT)
+def step_weights(total, t, variant, T, regression, current, w, n, fixed):
+    """The distance weights of step t: ``feedback_weights``, each times the
+    fixed weight of its feature (``fixed``, kernel columns; empty: none),
+    or the fixed weights alone for VARIANT_FIXED; when no product is
+    positive, the fixed weights (the rule "all w_A = 1", scaled)."""
+    if variant == VARIANT_FIXED:
+        w[:] = fixed
+        return True
+    positive = feedback_weights(total, t, variant, T, regression, current, w,
+                                n)
+    if fixed.shape[0] == 0:
+        return positive
+    n_positive = 0
+    for f in range(w.shape[0]):
+        w[f] *= fixed[f]
+        n_positive += w[f] > 0.0
+    if n_positive == 0:
+        w[:] = fixed
+    return True
 
 
 @njit(**JIT)

@@ -22,8 +22,8 @@ from numba import njit, prange
 
 from .diffs import JIT
 from .distances import distance_row, distance_row_parallel
-from .estimates import (dot, estimate, feedback_weights, row_sum_coefficients,
-                        weights_of_range)
+from .estimates import (NO_FIXED, dot, estimate, row_sum_coefficients,
+                        step_weights, weights_of_range)
 from .neighbours import RULE_K, Exact, Screen, new_buffers, select
 from .prepare import SparseRows
 from .screens import order_columns, screen_weights, weighted_screens
@@ -37,13 +37,16 @@ LAZY_MIN, LAZY_MAX = 1e-6, 1.0
 
 
 class Feedback(NamedTuple):
-    """A feedback run's settings: ``variant`` (estimates.VARIANT_D or
-    VARIANT_PD), pdReliefF's ``T``, ``regression`` (RReliefF sums) and the
-    number of parallel parts a distance row or a screen is split into."""
+    """A feedback run's settings: ``variant`` (estimates.VARIANT_D,
+    VARIANT_PD or VARIANT_FIXED), pdReliefF's ``T``, ``regression``
+    (RReliefF sums), the number of parallel parts a distance row or a screen
+    is split into, and the fixed distance weights that multiply each step's
+    (``estimates.step_weights``; empty: none; dense data only)."""
     variant: int
     T: float
     regression: bool
     n_chunks: int
+    fixed: np.ndarray = NO_FIXED
 
 
 class Screening(NamedTuple):
@@ -314,9 +317,9 @@ def feedback_batch(rows, t_done, data, hood, run, screening, tracking, carry,
         r = rows[b]
         # 1. the distance weights from the estimate W_{t-1}
         if not deferred:
-            positive = feedback_weights(total, t, run.variant, run.T,
-                                        run.regression, work.current, work.w,
-                                        n)
+            positive = step_weights(total, t, run.variant, run.T,
+                                    run.regression, work.current, work.w, n,
+                                    run.fixed)
         # 2. the weighted distances from R (or a screen of them)
         if data.sparse:
             positive, screen, exact = _sparse_distances(

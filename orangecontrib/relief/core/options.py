@@ -8,12 +8,15 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .estimates import VARIANT_D, VARIANT_PD, VARIANT_RELIEFF
+from .estimates import VARIANT_D, VARIANT_FIXED, VARIANT_PD, VARIANT_RELIEFF
 from .rules import RULES, Rule, rule
 from .speedups import ALL, Speedups
 
+# I-RELIEF (``irelief.py``): soft neighbourhoods iterated to a fixed point,
+# not visits: ``engine.relieff`` hands it to ``irelief.irelief``
+VARIANT_IRELIEF = 4
 VARIANTS = {"relieff": VARIANT_RELIEFF, "drelieff": VARIANT_D,
-            "pdrelieff": VARIANT_PD}
+            "pdrelieff": VARIANT_PD, "irelief": VARIANT_IRELIEF}
 MISSES = ("per_class", "any")
 COMPATS = (None, "weka")
 
@@ -47,8 +50,11 @@ class Options:
     """The options of one run, as ``relieff`` takes them, after
     ``check_options`` accepted them.  Every backend reads this one object.
 
-    ``variant`` is the variant's code (``estimates.VARIANT_*``), ``rule``
-    the neighbourhood rule (``rules.Rule``); ``n_iterations`` and
+    ``variant`` is the variant's code (``estimates.VARIANT_*``; ReliefF
+    with ``distance_weights`` is VARIANT_FIXED; I-RELIEF VARIANT_IRELIEF),
+    ``rule`` the neighbourhood rule (``rules.Rule``); ``distance_weights``
+    the fixed weights of the distance (Iter's, one per feature) or None;
+    ``max_iterations`` and ``tolerance`` I-RELIEF's; ``n_iterations`` and
     ``random_state`` are checked against the data when the run is planned
     (the number of instances bounds m; Weka takes its own seeds)."""
     variant: int
@@ -66,6 +72,9 @@ class Options:
     random_state: Any = 0
     speedups: Speedups = ALL
     statistics: bool = False
+    distance_weights: Optional[np.ndarray] = None
+    max_iterations: int = 1000
+    tolerance: float = 1e-3
 
     def T_for(self, m):
         """pdReliefF's T for m visits (2 / ln m unless given); None for the
@@ -78,7 +87,9 @@ class Options:
 def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                   trace_every, n_jobs=None, neighbours="k",
                   regression=False, compat=None, *, n_iterations=None,
-                  random_state=0, speedups=None, statistics=False):
+                  random_state=0, speedups=None, statistics=False,
+                  distance_weights=None, max_iterations=1000,
+                  tolerance=1e-3):
     """The ``Options`` of a run, or a ValueError that says what to change
     for any option ``relieff`` does not accept (its arguments, with their
     names)."""
@@ -121,11 +132,79 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
         raise ValueError("Weka's ReliefFAttributeEval has only the k "
                          "nearest neighbours; with compat='weka' use "
                          f"neighbours={_weka_rules()}.")
-    return Options(VARIANTS[variant], int(k_nearest), misses,
+    code = VARIANTS[variant]
+    if code == VARIANT_IRELIEF:
+        check_irelief_options(sigma, max_iterations, tolerance, regression)
+        _refuse_for_irelief(neighbours=(neighbours, "k"),
+                            misses=(misses, "per_class"),
+                            weight_by_distance=(weight_by_distance, False),
+                            T=(T, None), compat=(compat, None),
+                            statistics=(statistics, False),
+                            n_iterations=(n_iterations, None),
+                            distance_weights=(distance_weights, None))
+    if distance_weights is not None:
+        distance_weights = _check_distance_weights(distance_weights, compat,
+                                                   statistics)
+        if code == VARIANT_RELIEFF:
+            code = VARIANT_FIXED
+    return Options(code, int(k_nearest), misses,
                    bool(weight_by_distance), sigma, T, trace_every, n_jobs,
                    chosen, bool(regression), compat, n_iterations,
                    random_state, ALL if speedups is None else speedups,
-                   bool(statistics))
+                   bool(statistics), distance_weights, max_iterations,
+                   tolerance)
+
+
+def check_irelief_options(sigma, max_iterations, tolerance, regression=False):
+    """A ValueError that says what to change for an I-RELIEF option it does
+    not accept (``irelief.irelief``'s)."""
+    if regression:
+        raise ValueError("I-RELIEF (Sun 2007) is defined for a discrete "
+                         "class only; for a numeric target use "
+                         "variant='relieff' (RReliefF) with "
+                         "regression=True.")
+    if isinstance(sigma, bool) or not isinstance(
+            sigma, (int, float, np.number)) or not 0 < sigma < np.inf:
+        raise ValueError(f"sigma, I-RELIEF's kernel width, must be a "
+                         f"positive number (e.g. 2.0); got {sigma!r}.")
+    whole_number(max_iterations, "max_iterations")
+    if isinstance(tolerance, bool) or not isinstance(
+            tolerance, (int, float, np.number)) or not tolerance >= 0:
+        raise ValueError(f"tolerance, the change ||w_new - w||_2 below "
+                         f"which I-RELIEF stops, must be a number >= 0 "
+                         f"(e.g. 1e-3); got {tolerance!r}.")
+
+
+def _refuse_for_irelief(**given):
+    """A ValueError for the options that have no meaning for I-RELIEF
+    (``given``: name -> (value, the value that means "not used"))."""
+    for name, (value, unused) in given.items():
+        same = value is None if unused is None else \
+            (value is not None and bool(value == unused))
+        if not same:
+            raise ValueError(
+                f"I-RELIEF weights every pair of instances by a kernel of "
+                f"their distance and iterates to a fixed point: {name} has "
+                f"no meaning for it; leave it out (or {unused!r}).")
+
+
+def _check_distance_weights(weights, compat, statistics):
+    """Iter's fixed distance weights as a float array, or a ValueError."""
+    if compat is not None or statistics:
+        raise ValueError("distance_weights (fixed weights in the distance, "
+                         "as Iter uses) go with compat=None and "
+                         "statistics=False.")
+    try:
+        weights = np.array(weights, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("distance_weights must be numbers, one per "
+                         "feature.") from None
+    if weights.ndim != 1 or not np.all(np.isfinite(weights)) \
+            or np.any(weights < 0):
+        raise ValueError("distance_weights must be one finite weight >= 0 "
+                         "per feature (a 1-D array).")
+    weights.setflags(write=False)
+    return weights
 
 
 def _weka_rules():

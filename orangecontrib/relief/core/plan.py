@@ -161,15 +161,17 @@ def screening(prep, speedups, rule=RULE_K):
 
 
 def feedback(prep, variant, T, regression, speedups, n_threads,
-             rule=RULE_K):
+             rule=RULE_K, fixed=estimates.NO_FIXED):
     """The settings, the screening copy, the running row sums and the
     starting ``Carry`` of a dReliefF / pdReliefF run (a radius rule's
-    thresholds come from the whole row: no screen, nothing waits)."""
+    thresholds come from the whole row: no screen, nothing waits), or of
+    one with fixed distance weights ``fixed`` (kernel columns, dense
+    data)."""
     n = prep.group.shape[0]
     parallel = speedups.parallel_rows and \
         n * max(prep.n_used, 1) >= PARALLEL_ROW_TERMS
     run = Feedback(variant, float(T or 0.0), bool(regression),
-                   n_threads if parallel else 1)
+                   n_threads if parallel else 1, fixed)
     lazy = SPARSE_LAZY_RTOL if (prep.sparse and speedups.waiting_changes
                                 and variant == estimates.VARIANT_PD
                                 and rule == RULE_K) else 0.0

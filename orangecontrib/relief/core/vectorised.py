@@ -26,7 +26,7 @@ from scipy.spatial.distance import cdist
 
 from .backend import Backend, add_updates
 from .distances import TIE_RTOL
-from .estimates import VARIANT_RELIEFF, estimate, feedback_weights
+from .estimates import NO_FIXED, VARIANT_RELIEFF, estimate, step_weights
 from .neighbours import (MODE_ANY, RULE_K, RULE_MULTISURF_STAR,
                          RULE_SURF_STAR, Screen, group_sign, radius, shares)
 
@@ -275,18 +275,19 @@ def pair_sums(prep, hood, r, dist, w):
 
 
 def feedback_rows(prep, hood, rows, t_done, variant, T, regression, total,
-                  trace_every, trace):
+                  trace_every, trace, fixed=NO_FIXED):
     """dReliefF / pdReliefF: visit ``rows`` in order, each with distance
-    weights from the estimate so far (``feedback.feedback_batch``); returns
-    the number of trace rows written."""
+    weights from the estimate so far, times the ``fixed`` ones if any
+    (``feedback.feedback_batch``); returns the number of trace rows
+    written."""
     target = prep.target if regression else None
     n, a = prep.group.shape[0], prep.n_used
     current, w = np.empty(a), np.empty(a)
     written = 0
     for b, r in enumerate(rows):
         t = t_done + b + 1
-        feedback_weights(total, t, variant, float(T or 0.0), regression,
-                         current, w, n)
+        step_weights(total, t, variant, float(T or 0.0), regression,
+                     current, w, n, fixed)
         total += _visit(prep, hood, r, distances(prep, [r], w)[0], target,
                         regression, w)
         if trace_every and t % trace_every == 0:
@@ -313,7 +314,8 @@ class VectorisedBackend(Backend):
         if setup.variant != VARIANT_RELIEFF:
             return feedback_rows(self.prep, setup.hood, rows, done,
                                  setup.variant, setup.T, setup.regression,
-                                 total, setup.options.trace_every, trace)
+                                 total, setup.options.trace_every, trace,
+                                 setup.distance_weights)
         upd = self.update_buffer(len(rows))
         relief_rows(self.prep, setup.hood, rows, setup.regression, upd)
         return add_updates(setup, upd, done, total, trace)

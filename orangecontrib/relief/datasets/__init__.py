@@ -1,6 +1,7 @@
 """Data sets with known important features, for judging feature weights.
 
-Every function returns an :class:`Orange.data.Table` of discrete features whose
+Every function returns an :class:`Orange.data.Table` of discrete features (numeric ones for
+:func:`confounded`) whose
 important features carry ``var.attributes["relevant"] = True`` (others ``False``)
 and whose class variable is named ``class``. The two real tables of the seed paper
 (:func:`promoters`, :func:`lung_cancer`) have no known important features: all
@@ -9,10 +10,11 @@ are described in ``README.md`` in this folder.
 """
 from ._build import DATA_DIR
 from .bundled import corral, monk, monk_rule
-from .synthetic import LED_PATTERNS, led, led24, modulo
+from .synthetic import LED_PATTERNS, confounded, led, led24, modulo
 from .uci import lung_cancer, promoters
 
-__all__ = ["corral", "monk", "monk_rule", "led", "led24", "modulo", "promoters", "lung_cancer",
+__all__ = ["corral", "monk", "monk_rule", "led", "led24", "modulo", "confounded", "promoters",
+           "lung_cancer",
            "important_features", "LED_PATTERNS", "DATA_DIR"]
 
 

@@ -109,3 +109,88 @@ def led24():
     header, matrix = read_tsv("led24.tsv")
     assert header[:7] == list(LED_SEGMENTS) and header[-1] == "class"
     return _led_table(matrix[:, :-1], matrix[:, -1], len(header) - 8, "LED24")
+
+
+def confounded(n_instances=400, n_real=2, n_confounded=2, n_irrelevant=46,
+               confounding=2.0, effect=1.0, noise=0.5, regression=False,
+               random_state=0):
+    """A covariate that drives both the target and some features, which have
+    no effect of their own: the confounded benchmark of NPDR's adjustment
+    (``stats.npdr(..., covariates=...)``; doc/statistics.md).
+
+    ``age`` ~ N(0, 1) is the covariate.  The features are independent
+    N(0, 1) draws, except the confounded ones, ``conf_i = age + noise *
+    N(0, 1)``.  The target depends on ``age`` and on the real features only:
+
+        eta = confounding * age + effect * (real1 + ... + real_r)
+
+    a class drawn as Bernoulli(1 / (1 + exp(-eta))), or, with
+    ``regression``, the number ``eta + N(0, 1)``.  So the confounded
+    features are related to the target only through ``age``: adjusted for
+    it they are irrelevant.
+
+    Parameters
+    ----------
+    n_instances : int
+        Number of rows (>= 10).
+    n_real, n_confounded, n_irrelevant : int
+        Numbers of real features ``real1, ...`` (>= 1), confounded ones
+        ``conf1, ...`` and irrelevant ones ``noise1, ...`` (>= 0).
+    confounding, effect : float
+        The covariate's and each real feature's coefficient in eta.
+    noise : float
+        The spread of a confounded feature around ``age`` (> 0).
+    regression : bool
+        A numeric target instead of a class.
+    random_state : int or None
+        Seed for ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    Orange.data.Table
+        Numeric attributes ``age`` (``attributes["covariate"] = True``),
+        the real features (``relevant = True``), the confounded ones
+        (``relevant = False``, ``attributes["confounded"] = True``) and the
+        irrelevant ones, and the target ``class`` (values ``"0"``, ``"1"``,
+        or numeric).
+    """
+    from Orange.data import ContinuousVariable, DiscreteVariable, Domain, \
+        Table
+    n_instances = _check_int("n_instances", n_instances, 10)
+    n_real = _check_int("n_real", n_real, 1)
+    n_confounded = _check_int("n_confounded", n_confounded, 0)
+    n_irrelevant = _check_int("n_irrelevant", n_irrelevant, 0)
+    for name, value in (("confounding", confounding), ("effect", effect)):
+        if not isinstance(value, numbers.Real) or not np.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, not "
+                             f"{value!r}.")
+    if not isinstance(noise, numbers.Real) or not noise > 0:
+        raise ValueError(f"noise must be a positive number, not {noise!r}.")
+    rng = np.random.default_rng(random_state)
+    age = rng.standard_normal(n_instances)
+    real = rng.standard_normal((n_instances, n_real))
+    conf = age[:, None] + noise * rng.standard_normal(
+        (n_instances, n_confounded))
+    other = rng.standard_normal((n_instances, n_irrelevant))
+    eta = confounding * age + effect * real.sum(axis=1)
+    if regression:
+        y = eta + rng.standard_normal(n_instances)
+        class_var = ContinuousVariable("class")
+    else:
+        y = (rng.random(n_instances) < 1 / (1 + np.exp(-eta))).astype(float)
+        class_var = DiscreteVariable("class", values=["0", "1"])
+
+    def variable(name, relevant=False, **flags):
+        var = ContinuousVariable(name)
+        var.attributes["relevant"] = relevant
+        var.attributes.update(flags)
+        return var
+    attributes = [variable("age", covariate=True)] \
+        + [variable(f"real{i}", True) for i in range(1, n_real + 1)] \
+        + [variable(f"conf{i}", confounded=True)
+           for i in range(1, n_confounded + 1)] \
+        + [variable(f"noise{i}") for i in range(1, n_irrelevant + 1)]
+    table = Table.from_numpy(Domain(attributes, class_var),
+                             np.column_stack([age, real, conf, other]), y)
+    table.name = "Confounded"
+    return table

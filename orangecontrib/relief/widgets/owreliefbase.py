@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 from AnyQt.QtCore import Qt
 from AnyQt.QtWidgets import (
-    QGridLayout, QItemDelegate, QLabel, QSizePolicy, QSplitter,
+    QGridLayout, QItemDelegate, QLabel, QListView, QSizePolicy, QSplitter,
     QTableView,
 )
 
@@ -26,15 +26,18 @@ from Orange.preprocess.fss import SelectBestFeatures
 from Orange.preprocess.preprocess import Preprocess, PreprocessorList
 from Orange.widgets import gui
 from Orange.widgets.gui import BarRatioTableModel
-from Orange.widgets.settings import Setting
+from Orange.widgets.settings import (ContextSetting, DomainContextHandler,
+                                     Setting)
 from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core import collect_warnings, warmup
 from orangecontrib.relief.core.rules import RULES
-from orangecontrib.relief.scoring import SelectSignificant
-from orangecontrib.relief.stats import TESTS, unreachable_threshold
+from orangecontrib.relief.scoring import (CovariatesToMetas, SelectSignificant,
+                                          covariates_to_metas)
+from orangecontrib.relief.stats import (NPDR_DEFAULT, TESTS,
+                                        unreachable_threshold)
 from orangecontrib.relief.widgets.plotutils import CURVE_COLORS, StaticPlotView
 
 #: Aim for about this many points in the convergence plot.
@@ -55,7 +58,7 @@ def run(data: Table, scorer, trace_every: Optional[int], extras,
     None, and the texts of the warnings the scorer issued (`warnings`).
     """
     extras = extras or SimpleNamespace(test=None, n_permutations=0,
-                                       n_resamples=0)
+                                       n_resamples=0, covariates=[])
     chosen = TESTS[extras.test] if extras.test else None
     # progress in units of one run: the weights, then the test's refits (or
     # its one pass), then B refits
@@ -88,7 +91,8 @@ def run(data: Table, scorer, trace_every: Optional[int], extras,
                 out.test = scorer.significance(
                     data, method=chosen.name,
                     n_permutations=extras.n_permutations,
-                    progress=phase(1))
+                    progress=phase(1),
+                    covariates=getattr(extras, "covariates", None))
             if extras.n_resamples:
                 state.set_status("refitting on subsamples")
                 out.stability = scorer.stability(
@@ -120,7 +124,7 @@ class WeightsModel(BarRatioTableModel):
             if isinstance(value, float):
                 return "?" if np.isnan(value) else f"{value:.4f}" \
                     if self.headerData(index.column(), Qt.Horizontal) \
-                    in ("Weight", "p", "q") else f"{value:.2f}"
+                    in ("Weight", "p", "q", "NPDR β") else f"{value:.2f}"
         return super().data(index, role)
 
 
@@ -244,6 +248,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                        "Relief weights a feature by how it separates "
                        "instances with different targets.")
         no_attributes = Msg("Data has no features to weight.")
+        only_covariates = Msg("Every feature is a covariate: leave at "
+                              "least one feature to weight.")
         too_few_instances = Msg(
             "At least two instances with a known target are needed.")
         compute_failed = Msg("{}")
@@ -257,6 +263,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             "visited.")
         scorer_warning = Msg("{}")
         unreachable_threshold = Msg("{}")
+        covariates_unused = Msg("{} does not adjust for the covariates; "
+                                "choose an NPDR test.")
 
     class Information(OWWidget.Information):
         regression = Msg("Numeric target: weights use the regression "
@@ -267,8 +275,11 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         missing_target = Msg("{} instances with an unknown target {}.")
         cancelled = Msg("Computation was cancelled; "
                         "apply again to restart it.")
+        covariates = Msg("Covariates {}: not in the distance, adjusted for "
+                         "by NPDR.")
 
     settings_version = 2
+    settingsHandler = DomainContextHandler()
 
     rule = Setting("k")   # a name in core.rules.RULES
     k_nearest = Setting(10)
@@ -291,6 +302,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     percent_selected = Setting(50)
     n_plotted = Setting(5)
     auto_apply = Setting(True)
+    #: attributes or metas NPDR adjusts for (saved by name, per domain)
+    covariates = ContextSetting([])
 
     want_main_area = True
     graph_name = "plotview.plot"  # for image export
@@ -315,6 +328,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         # kernels in the background, before any data arrives
         warmup.start()
         self.data: Optional[Table] = None
+        # the data scored: covariates moved to the metas
+        self.scored: Optional[Table] = None
         self.result = None       # the last ReliefResult shown
         self._result_key = None  # parameters and data it was computed for
         self.test = self.stability = None   # the last statistics shown
@@ -419,6 +434,18 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                  tooltip="Refit on B random subsamples of 63.2 % of the "
                          "instances: each feature's mean rank and 90 % "
                          "interval, and how often it is in the top N.")
+        self.covariate_model = VariableListModel(parent=self)
+        row = gui.hBox(box)
+        gui.widgetLabel(row, "Covariates:").setAlignment(Qt.AlignTop)
+        self.covariate_view = gui.listView(
+            row, self, "covariates", model=self.covariate_model,
+            selectionMode=QListView.ExtendedSelection,
+            callback=self._covariates_changed,
+            tooltip="Attributes or metas (age, sex, batch, ...) that NPDR's "
+                    "tests adjust the features' effects for. They take no "
+                    "part in the distance; choosing one chooses NPDR's "
+                    "permutation test.")
+        self.covariate_view.setFixedHeight(54)
         self.cost_label = gui.widgetLabel(box, "")
 
         box = gui.vBox(self.controlArea, "Selected Features")
@@ -470,7 +497,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         splitter.setChildrenCollapsible(False)
         self.mainArea.layout().addWidget(splitter)
         self.view.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
-        self.resize(880, 760)
+        self.resize(880, 810)
 
     def _radio_grid(self, box, value, callback):
         """Radio buttons for `value` laid out in a grid (button, spin)."""
@@ -531,6 +558,21 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.significance_test = self.test_names[self.test_position]
         self._statistics_changed()
 
+    def _covariates_changed(self):
+        """Covariates ask for a test that adjusts for them: NPDR's
+        calibrated one, unless such a test is chosen."""
+        self._adjusting_test()
+        self._statistics_changed()
+
+    def _adjusting_test(self):
+        """With covariates, switch to NPDR_DEFAULT when the chosen test does
+        not adjust for them (or none is chosen)."""
+        chosen = self.chosen_test()
+        if self.covariates and (chosen is None or not chosen.covariates) \
+                and NPDR_DEFAULT in self.test_names:
+            self.significance_test = NPDR_DEFAULT
+            self.test_position = self.test_names.index(NPDR_DEFAULT)
+
     def _statistics_changed(self):
         self._update_cost_label()
         self.commit.deferred()
@@ -572,8 +614,9 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         chosen = self.chosen_test()
         if self.select_percent == 2 and chosen is not None \
                 and chosen.permutations:
-            n_features = 1 if self.data is None \
-                else max(1, len(self.data.domain.attributes))
+            data = self.scored if self.scored is not None else self.data
+            n_features = 1 if data is None \
+                else max(1, len(data.domain.attributes))
             text = unreachable_threshold("fdr", self.alpha,
                                          self.n_permutations, n_features)
         self.Warning.unreachable_threshold(text, shown=text is not None)
@@ -584,7 +627,13 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             test=self.significance_test or None,
             n_permutations=self.n_permutations
             if chosen is not None and chosen.permutations else 0,
-            n_resamples=self.n_resamples if self.stability_on else 0)
+            n_resamples=self.n_resamples if self.stability_on else 0,
+            covariates=self.covariate_names()
+            if chosen is not None and chosen.covariates else [])
+
+    def covariate_names(self):
+        """The chosen covariates' names."""
+        return [var.name for var in self.covariates]
 
     def _effective_m(self) -> Optional[int]:
         """Number of visited instances for the connected data (or None);
@@ -636,20 +685,35 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         return int(self.n_selected)
 
     def create_preprocessor(self, scorer):
+        names = self.covariate_names()
+        # (the covariates go to the metas first: they are no features)
+        moving = [CovariatesToMetas(names)] if names else []
         if self.select_percent == 2 and self.significance_test:
             # (each training set is tested again: the test data never
             # choose the features)
-            return PreprocessorList([SelectSignificant(
+            chosen = self.chosen_test()
+            return PreprocessorList(moving + [SelectSignificant(
                 scorer, self.alpha, self.significance_test,
-                self.n_permutations)])
+                self.n_permutations,
+                covariates=names if chosen.covariates else ())])
         return PreprocessorList(
-            [SelectBestFeatures(method=scorer, k=self.selection_k())])
+            moving + [SelectBestFeatures(method=scorer,
+                                         k=self.selection_k())])
 
     # data
     @Inputs.data
     def set_data(self, data: Optional[Table]):
         self.cancel()
+        self.closeContext()
         self.data = data
+        domain = data.domain if data is not None else None
+        self.covariate_model[:] = [] if domain is None else [
+            var for var in domain.attributes + domain.metas
+            if var.is_primitive()]
+        self.covariates = []
+        self.openContext(data)
+        self._adjusting_test()
+        self._update_cost_label()
         self.result = self._result_key = None
         self.clear_view()
         self._update_threshold_warning()
@@ -672,6 +736,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.Information.regression.clear()
         self.Information.missing_values.clear()
         self.Information.missing_target.clear()
+        self.Information.covariates.clear()
+        self.Error.only_covariates.clear()
+        self.Warning.covariates_unused.clear()
+        self.scored = None
         data = self.data
         self.misses_combo.setDisabled(bool(self.weka_compat))
         if data is None:
@@ -683,6 +751,18 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         if domain.class_var is None:
             self.Error.no_class()
             return None
+        names = self.covariate_names()
+        if names:
+            data, _ = covariates_to_metas(data, names)
+            domain = data.domain
+            if not domain.attributes:
+                self.Error.only_covariates()
+                return None
+            self.Information.covariates(", ".join(names))
+            chosen = self.chosen_test()
+            if chosen is None or not chosen.covariates:
+                self.Warning.covariates_unused(
+                    "no test" if chosen is None else chosen.display_name)
         y = data.get_column(domain.class_var)
         known = ~np.isnan(y)
         n_known = int(known.sum())
@@ -731,12 +811,16 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             self.Warning.sample_too_large(
                 self.n_iterations, f"{n_visitable} instances" +
                 ("" if self.weka_compat else " with a known target"))
+        self.scored = data
         return data
 
     # computation
     def _computation_key(self):
-        return (id(self.data), tuple(sorted(self.scorer_params().items())),
-                tuple(sorted(vars(self.statistics_params()).items())))
+        statistics = vars(self.statistics_params())
+        statistics["covariates"] = tuple(statistics["covariates"])
+        return (id(self.data), tuple(self.covariate_names()),
+                tuple(sorted(self.scorer_params().items())),
+                tuple(sorted(statistics.items())))
 
     @gui.deferred
     def commit(self):
@@ -839,6 +923,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         columns = {}
         if self.test is not None:
             columns.update(p=self.test.p_values, q=self.test.q_values)
+            if self.test.standard_errors is not None:   # NPDR
+                columns["NPDR β"] = self.test.weights
         if self.stability is not None:
             top = f"Top {self.stability.top_k}"
             columns.update({"Mean rank": self.stability.mean_rank,
@@ -848,7 +934,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         return columns
 
     def show_result(self):
-        attributes = self.data.domain.attributes
+        attributes = self.scored.domain.attributes
         weights = np.asarray(self.result.weights, dtype=float)
         extra = self.statistics_columns()
         self.model.resetSorting(True)
@@ -871,7 +957,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             return
         top = [int(i) for i in self.ranked_indices()[:self.n_plotted]
                if not np.isnan(res.weights[i])]
-        names = [attr.name for attr in self.data.domain.attributes]
+        names = [attr.name for attr in self.scored.domain.attributes]
         self.plotview.set_trace(res.trace_steps, res.trace, names, top)
         self.rankview.setVisible(self.stability is not None)
         if self.stability is not None:
@@ -880,7 +966,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                     [int(i) for i in by_rank[:self.n_plotted]])
 
     def selected_attributes(self):
-        attributes = self.data.domain.attributes
+        attributes = self.scored.domain.attributes
         if self.select_percent == 2:
             if self.test is None:
                 return []
@@ -888,21 +974,21 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                 passing = self.test.q_values < self.alpha
             return [attributes[i] for i in self.ranked_indices()
                     if passing[i]]
-        n_attrs = len(self.data.domain.attributes)
+        n_attrs = len(self.scored.domain.attributes)
         k = self.selection_k()
         if isinstance(k, float):
             k = int(np.round(k * n_attrs)) or 1
-        attributes = self.data.domain.attributes
+        attributes = self.scored.domain.attributes
         return [attributes[i] for i in self.ranked_indices()[:k]]
 
     def send_data_outputs(self):
-        if self.result is None or self.data is None:
+        if self.result is None or self.scored is None:
             self.Outputs.scores.send(None)
             self.Outputs.reduced_data.send(None)
             return
         self.Outputs.scores.send(self.scores_table())
-        domain = self.data.domain
-        reduced = self.data.transform(
+        domain = self.scored.domain
+        reduced = self.scored.transform(
             Domain(self.selected_attributes(), domain.class_vars, domain.metas))
         self.Outputs.reduced_data.send(reduced)
 
@@ -916,7 +1002,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         domain = Domain([ContinuousVariable(self.name)]
                         + [ContinuousVariable(name) for name in extra],
                         metas=[StringVariable("Feature")])
-        names = np.array([[a.name] for a in self.data.domain.attributes],
+        names = np.array([[a.name] for a in self.scored.domain.attributes],
                          dtype=object)
         table = Table.from_numpy(domain, weights, metas=names)
         table.name = "Feature Scores"
@@ -948,6 +1034,9 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         items.append(("Test", "none" if chosen is None else
                       f"{chosen.display_name}, R = {self.n_permutations}"
                       if chosen.permutations else chosen.display_name))
+        if self.covariates:
+            items.append(("Covariates", ", ".join(self.covariate_names())
+                          + " (not in the distance)"))
         if self.stability_on:
             items.append(("Stability", f"{self.n_resamples} subsamples"))
         items.append(("Selected features",
@@ -955,9 +1044,9 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                       else f"top {self.percent_selected} %"
                       if self.select_percent else f"top {self.n_selected}"))
         self.report_items("Parameters", items)
-        if self.data is None or self.result is None:
+        if self.scored is None or self.result is None:
             return
-        self.report_data("Data", self.data)
+        self.report_data("Data", self.scored)
         res = self.result
         info = [("Visited instances (m)", res.n_iterations),
                 ("Form", "regression (RReliefF)" if res.regression
@@ -965,7 +1054,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         if getattr(res, "T", None) is not None:
             info.append(("T used", f"{res.T:.4f}"))
         self.report_items("Run", info)
-        attrs = self.data.domain.attributes
+        attrs = self.scored.domain.attributes
         top = self.ranked_indices()[:10]
         self.report_items("Top weights", [
             (attrs[i].name, f"{res.weights[i]:.4f}") for i in top])

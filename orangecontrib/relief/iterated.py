@@ -31,7 +31,7 @@ import copy
 
 import numpy as np
 
-from .core.options import whole_number
+from .core.options import is_real, whole_number
 from .turf import Wrapper, columns_scorer
 
 __all__ = ["iter_relief", "Iter", "transformed"]
@@ -39,14 +39,11 @@ __all__ = ["iter_relief", "Iter", "transformed"]
 
 def _check(max_iter, convergence_threshold, beta):
     whole_number(max_iter, "max_iter")
-    if not isinstance(convergence_threshold, (int, float, np.number)) \
-            or isinstance(convergence_threshold, bool) \
-            or not convergence_threshold >= 0:
+    if not is_real(convergence_threshold) or not convergence_threshold >= 0:
         raise ValueError(f"convergence_threshold, the change below which "
                          f"Iter stops, must be a number >= 0; got "
                          f"{convergence_threshold!r}.")
-    if not isinstance(beta, (int, float, np.number)) \
-            or isinstance(beta, bool) or not 0 < beta <= 1:
+    if not is_real(beta) or not 0 < beta <= 1:
         raise ValueError(f"beta, the share of the way Iter's distance "
                          f"weights move per run, must be in (0, 1]; got "
                          f"{beta!r}.")

@@ -29,6 +29,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import stats
 from .core import ranking, relieff
+from .core.registry import lookup
 
 try:
     from sklearn.utils.validation import validate_data
@@ -448,17 +449,14 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                              f"'fwer:ALPHA' with 0 < ALPHA < 1 (e.g. "
                              f"'fdr:0.05'); got {self.threshold!r}.")
         test = self._test_name()
-        if test not in stats.TESTS:
-            raise ValueError(f"significance must be one of "
-                             f"{', '.join(map(repr, stats.TESTS))}; got "
-                             f"{self.significance!r}.")
-        if self.covariates is not None and not stats.TESTS[test].covariates:
+        entry = lookup(stats.TESTS, test, "significance")
+        if self.covariates is not None and not entry.covariates:
             adjusting = [name for name, entry in stats.TESTS.items()
                          if entry.covariates]
             raise ValueError(f"significance={test!r} does not adjust for "
                              f"covariates; use "
                              f"{' or '.join(map(repr, adjusting))}.")
-        if kind == "fwer" and not stats.TESTS[test].family_wise:
+        if kind == "fwer" and not entry.family_wise:
             family_wise = [name for name, test in stats.TESTS.items()
                            if test.family_wise]
             raise ValueError("threshold='fwer:...' is the max-statistic p "

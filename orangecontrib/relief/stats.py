@@ -46,6 +46,7 @@ from scipy import stats as scipy_stats
 from .core import engine, quiet_warnings, ranking, relieff, vectorised
 from .core.registry import Entry, lookup
 from .core.messages import warn
+from .core.options import is_real, whole_number
 from .core.rules import rule
 from .npdr import (CLASS_DRAWS, Permuter, Problem, check_covariates,
                    check_npdr_options, dense_features, one_sided_p,
@@ -175,12 +176,11 @@ def unreachable_threshold(kind, alpha, n_permutations, n_features):
     if kind not in THRESHOLD_KINDS:
         raise ValueError(f"kind must be one of {', '.join(THRESHOLD_KINDS)}"
                          f"; got {kind!r}.")
-    if isinstance(alpha, bool) or not isinstance(
-            alpha, (int, float, np.integer, np.floating)) or not alpha > 0:
+    if not is_real(alpha) or not alpha > 0:
         raise ValueError(f"alpha must be a positive number (e.g. 0.05); "
                          f"got {alpha!r}.")
-    R = _whole(n_permutations, "n_permutations")
-    m = _whole(n_features, "n_features")
+    R = whole_number(n_permutations, "n_permutations")
+    m = whole_number(n_features, "n_features")
     smallest = _smallest(kind, R, m, alone=False)
     if smallest < alpha:
         return None
@@ -214,13 +214,6 @@ def kuncheva_index(sets, n_features):
     pairs = [(len(s & t) * n_features - k * k) / (k * (n_features - k))
              for s, t in combinations(sets, 2)]
     return float(np.mean(pairs))
-
-
-def _whole(n, what):
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"{what} must be a whole number of at least 1; "
-                         f"got {n!r}.")
-    return int(n)
 
 
 def _known_target(y):
@@ -263,7 +256,7 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
     ``progress(fraction)`` after every refit may raise to cancel.  Returns
     a ``Significance`` (``p_max_t`` only for ``permute="target"``, whose
     refits give a joint null of all features)."""
-    R = _whole(n_permutations, "n_permutations")
+    R = whole_number(n_permutations, "n_permutations")
     if permute not in ("target", "feature"):
         raise ValueError(f"permute must be 'target' or 'feature'; got "
                          f"{permute!r}.")
@@ -506,8 +499,8 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
     each draw only refits the regressions on the same pairs; with
     ``separate_hit_miss`` each draw finds its own neighbours.  Draws come
     from ``default_rng(permutation_seed)``."""
-    R = _whole(n_permutations, "n_permutations")
-    bins = _whole(strata_bins, "strata_bins")
+    R = whole_number(n_permutations, "n_permutations")
+    bins = whole_number(strata_bins, "strata_bins")
     if class_draws not in CLASS_DRAWS:
         raise ValueError(f"class_draws must be one of "
                          f"{', '.join(map(repr, CLASS_DRAWS))}; got "
@@ -639,7 +632,7 @@ def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,
     there are fewer than 20) is the size of the sets whose consistency is
     measured.  ``progress(fraction)`` after each refit may raise to
     cancel."""
-    B = _whole(n_resamples, "n_resamples")
+    B = whole_number(n_resamples, "n_resamples")
     if B < 2:
         raise ValueError("stability needs at least 2 resamples.")
     if not 0 < fraction <= 1:
@@ -651,7 +644,7 @@ def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,
         raise ValueError("stability ranks features: it needs at least two.")
     if top_k is None:
         top_k = 10 if a >= 20 else max(1, a // 2)
-    top_k = _whole(top_k, "top_k")
+    top_k = whole_number(top_k, "top_k")
     if top_k >= a:
         raise ValueError(f"top_k must be smaller than the number of "
                          f"features ({a}); got {top_k}.")

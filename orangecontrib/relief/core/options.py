@@ -3,6 +3,7 @@ into one object (``Options``) before any backend sees them: the compiled
 kernels, the first-use NumPy path, Weka's mode and the Dask backend all read
 the ``Options`` that passed here."""
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -24,6 +25,11 @@ COMPATS = (None, "weka")
 def is_whole(value):
     """Whether `value` is an int (numpy's too), not a bool."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def is_real(value):
+    """Whether `value` is a real number (Python's or numpy's), not a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def whole_number(value, name, minimum=1, maximum=None, otherwise=""):
@@ -163,13 +169,11 @@ def check_irelief_options(sigma, max_iterations, tolerance, regression=False):
                          "class only; for a numeric target use "
                          "variant='relieff' (RReliefF) with "
                          "regression=True.")
-    if isinstance(sigma, bool) or not isinstance(
-            sigma, (int, float, np.number)) or not 0 < sigma < np.inf:
+    if not is_real(sigma) or not 0 < sigma < np.inf:
         raise ValueError(f"sigma, I-RELIEF's kernel width, must be a "
                          f"positive number (e.g. 2.0); got {sigma!r}.")
     whole_number(max_iterations, "max_iterations")
-    if isinstance(tolerance, bool) or not isinstance(
-            tolerance, (int, float, np.number)) or not tolerance >= 0:
+    if not is_real(tolerance) or not tolerance >= 0:
         raise ValueError(f"tolerance, the change ||w_new - w||_2 below "
                          f"which I-RELIEF stops, must be a number >= 0 "
                          f"(e.g. 1e-3); got {tolerance!r}.")

@@ -751,8 +751,13 @@ class ReliefWidgetTests:
         os.makedirs(IMAGES, exist_ok=True)
         data = Table("heart_disease")[::2]
         self.widget.controls.n_plotted.setValue(5)
-        # the significance box in use: p, q and rank columns, the rank plot
-        self.widget.significance_test = "feature_permutation"
+        # the significance box in use: p, q and rank columns, the rank plot;
+        # the test chosen in its menu, as a user does (the menu shows it)
+        combo = self.widget.controls.test_position
+        combo.setCurrentIndex(
+            self.widget.test_names.index("feature_permutation"))
+        combo.activated.emit(combo.currentIndex())
+        self.assertEqual(combo.currentText(), "Permutation, each feature")
         self.widget.n_permutations = 99
         self.widget.stability_on, self.widget.n_resamples = True, 10
         self.widget.select_percent = 2

@@ -47,8 +47,13 @@ setup(
     ],
     extras_require={
         "gui": ["PyQt6"],
-        # tests/test_distributed.py runs a real LocalCluster
-        "test": ["pytest", "pytest-qt", "dask[distributed]"],
+        # tests/test_distributed.py runs a real LocalCluster; tests/test_cuda.py
+        # runs the GPU kernels under numba-cuda's simulator where there is no GPU
+        "test": ["pytest", "pytest-qt", "dask[distributed]", "numba-cuda"],
+        # device="cuda" (core/cuda.py): numba-cuda compiles the GPU kernels.
+        # numba-cuda 0.30.4 still calls numpy.row_stack, which numpy 2.5
+        # removed: numpy below 2.5 with it (tested with numpy 2.3.5)
+        "gpu": ["numba-cuda>=0.30", "numpy<2.5"],
         # orangecontrib.relief.distributed: ReliefF on a Dask cluster
         "dask": ["dask[distributed]"],
         "doc": ["sphinx", "myst-parser"],

@@ -3,6 +3,7 @@
     python benchmarks/weights_harness.py --save before.npz [--rev COMMIT]
     python benchmarks/weights_harness.py --compare before.npz [--rev COMMIT]
     python benchmarks/weights_harness.py --list
+    python benchmarks/weights_harness.py --device cuda --compare cpu.npz --tolerance 1e-12
 
 A change that is meant to leave the numbers alone (a reshape, a faster kernel)
 is checked by saving the weights of the old engine (``--rev``: any commit,
@@ -19,6 +20,10 @@ parts beyond 4,096 features, parallel feedback rows from 250,000 terms,
 grouped visits from an 8 MB screening copy, the uint16 copy from 16 MB,
 the all-nominal fused region, sparse running sums with and without waiting,
 no screen beyond 20,000 features).  ``--list`` prints them.
+
+``--device cuda`` computes them on the GPU (``core/cuda.py``); compared with
+the CPU's weights of a saved run, ``--tolerance`` allows a difference up to
+that much (the GPU sums distances in another order: ~1e-15).
 """
 import argparse
 import sys
@@ -178,8 +183,9 @@ def configurations():
                 yield data_name, option_name, variant
 
 
-def run(core, selected=None, verbose=True):
-    """{config name: (weights, trace or empty)} of ``core.relieff``."""
+def run(core, selected=None, verbose=True, device=None):
+    """{config name: (weights, trace or empty)} of ``core.relieff`` (on
+    ``device``, when given)."""
     out = {}
     cache = {}
     for data_name, option_name, variant in configurations():
@@ -191,6 +197,8 @@ def run(core, selected=None, verbose=True):
                 k: v for k, v in DATA[data_name].items()})}
         X, y, nominal = cache[data_name]
         options = dict(OPTIONS[option_name])
+        if device is not None:
+            options["device"] = device
         started = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -215,6 +223,10 @@ def main():
     parser.add_argument("--only", nargs="*", help="configurations whose name "
                                                   "contains one of these")
     parser.add_argument("--list", action="store_true")
+    parser.add_argument("--device", help="relieff(device=...): cpu, cuda")
+    parser.add_argument("--tolerance", type=float, default=0.0,
+                        help="largest difference --compare accepts "
+                             "(default 0: bit-identical)")
     args = parser.parse_args()
     if args.list:
         names = [f"{d}/{o}/{v}" for d, o, v in configurations()]
@@ -222,7 +234,7 @@ def main():
         print(f"{len(names)} configurations")
         return 0
     core = load_core(args.rev)
-    results = run(core, args.only)
+    results = run(core, args.only, device=args.device)
     print(f"{len(results)} configurations")
     if args.save:
         arrays = {}
@@ -232,18 +244,27 @@ def main():
         np.savez(args.save, **arrays)
     if args.compare:
         saved = np.load(args.compare)
-        differ = []
+        differ, largest = [], 0.0
         for name, (weights, trace) in results.items():
             for part, value in (("w", weights), ("t", trace)):
                 old = saved[f"{name}|{part}"]
-                if old.shape != value.shape or not np.array_equal(
-                        old, value, equal_nan=True):
-                    gap = (np.nanmax(np.abs(old - value))
-                           if old.shape == value.shape else "shape")
-                    differ.append(f"{name} [{part}]: max diff {gap}")
-        print("\n".join(differ) if differ else
-              f"all {len(results)} configurations bit-identical "
-              "(weights and traces)")
+                same = old.shape == value.shape and np.array_equal(
+                    np.isnan(old), np.isnan(value))
+                gap = np.nanmax(np.abs(old - value), initial=0.0) \
+                    if same else np.inf
+                largest = max(largest, gap)
+                if not same or gap > args.tolerance:
+                    differ.append(f"{name} [{part}]: max diff "
+                                  f"{gap if same else 'shape or NaN'}")
+        if differ:
+            print("\n".join(differ))
+        elif args.tolerance:
+            print(f"all {len(results)} configurations within "
+                  f"{args.tolerance:g} (weights and traces; largest "
+                  f"difference {largest:.1e})")
+        else:
+            print(f"all {len(results)} configurations bit-identical "
+                  "(weights and traces)")
         return 1 if differ else 0
     return 0
 

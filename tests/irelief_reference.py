@@ -6,6 +6,13 @@ literally: the kernel f(d) = exp(-d / sigma) of the weighted distance, the
 probabilities alpha (eq. 8), beta (eq. 9) and gamma (eq. 10) as the ratios
 the paper writes, the mean margin nu and w = (nu)_+ / ||(nu)_+||_2 (eq. 12),
 from w = 1/I until ||w_new - w||_2 < theta.
+
+``damping`` (not Sun's: the engine's remedy for a 2-cycle) takes a fraction
+lambda_t of each step instead, w = (w + lambda_t (w_new - w)) normalised to
+unit L2 norm, except on the step that meets the stopping rule, which is
+always whole; the stopping rule still reads ||w_new - w||_2 of the undamped
+w_new.  It is a number, or the engine's lambda_t per iteration
+(``IReliefResult.damping``) to replay a run.
 """
 import math
 
@@ -15,9 +22,11 @@ from reference import semantics_diff
 
 
 def reference_irelief(X, y, nominal, sigma=2.0, max_iterations=1000,
-                      tolerance=1e-3, inliers=True):
+                      tolerance=1e-3, inliers=True, damping=None,
+                      start=None):
     """(weights, trace of w^(0..T), changes) on the features of X (NaN for
-    those with no known value, 0 for constant ones)."""
+    those with no known value, 0 for constant ones); ``start``: w^(0) on the
+    features of X instead of 1/I."""
     keep = ~np.isnan(y)
     X, y = np.asarray(X, float)[keep], np.asarray(y, float)[keep]
     n, a = X.shape
@@ -25,9 +34,9 @@ def reference_irelief(X, y, nominal, sigma=2.0, max_iterations=1000,
     diff, usable, rng = semantics_diff(X, cls, nominal)
     used = [f for f in usable if rng[f] > 0]
     I = len(used)
-    w = {f: 1.0 / I for f in used}
+    w = {f: 1.0 / I if start is None else float(start[f]) for f in used}
     trace, changes = [dict(w)], []
-    for _ in range(max_iterations):
+    for t in range(max_iterations):
         nu = {f: 0.0 for f in used}
         for n_ in range(n):
             others = [i for i in range(n) if i != n_]
@@ -49,6 +58,12 @@ def reference_irelief(X, y, nominal, sigma=2.0, max_iterations=1000,
         norm = math.sqrt(sum(v * v for v in plus.values()))
         new = {f: plus[f] / norm if norm > 0 else 0.0 for f in used}
         changes.append(math.sqrt(sum((new[f] - w[f]) ** 2 for f in used)))
+        step = 1.0 if damping is None else (
+            damping if np.ndim(damping) == 0 else damping[t])
+        if step < 1 and changes[-1] >= tolerance and norm > 0:
+            mixed = {f: w[f] + step * (new[f] - w[f]) for f in used}
+            length = math.sqrt(sum(v * v for v in mixed.values()))
+            new = {f: v / length for f, v in mixed.items()}
         w = new
         trace.append(dict(w))
         if changes[-1] < tolerance or norm == 0:

@@ -10,11 +10,13 @@ from numpy.testing import assert_allclose
 
 from pathlib import Path
 
-from Orange.data import Domain, Table
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.relief import DReliefF, PDReliefF, ReliefF, ReliefWarning
 from orangecontrib.relief.cli import main
+from orangecontrib.relief.core import cuda
 from orangecontrib.relief.datasets import DATA_DIR, corral
+from devices import needs_cuda, no_gpu, tiny  # noqa: F401
 
 WEKA = Path(__file__).parent / "data" / "weka"
 
@@ -187,7 +189,8 @@ def test_bad_input_is_one_line_error_with_status_2(capsys, tmp_path,
                                     ["--compat", "orange"],
                                     ["--misses", "all"],
                                     ["--neighbours", "knn"],
-                                    ["--turf", "1.5"], ["--turf", "0"]])
+                                    ["--turf", "1.5"], ["--turf", "0"],
+                                    ["--device", "gpu"]])
 def test_bad_option_values_exit_2_with_one_line(capsys, corral_file, option):
     with pytest.raises(SystemExit) as exit_info:
         main(["score", corral_file, *option])
@@ -473,3 +476,82 @@ def test_small_class_warning_names_the_class_values(capsys, tmp_path):
     assert status == 0 and err == said
     assert [str(w.message) for w in escaped
             if issubclass(w.category, ReliefWarning)] == []
+
+
+# -- --device -----------------------------------------------------------------
+
+@pytest.fixture
+def tiny_file(tmp_path):
+    """20 rows x 4 features: the GPU simulator is slow (tests/devices.py)."""
+    X, y, _ = tiny()
+    domain = Domain([ContinuousVariable(f"x{i}") for i in range(4)],
+                    DiscreteVariable("y", ("no", "yes")))
+    path = tmp_path / "tiny.tab"
+    Table.from_numpy(domain, X, y).save(str(path))
+    return str(path)
+
+
+@needs_cuda
+def test_device_cuda_prints_the_cpus_ranking_and_names_the_gpu(capsys,
+                                                               tiny_file):
+    status, out, err = run(capsys, "score", tiny_file, "--k", "3",
+                           "--device", "cuda", "--pvalues",
+                           "--permutations", "3")
+    assert status == 0 and "error" not in err
+    status, cpu, _ = run(capsys, "score", tiny_file, "--k", "3", "--pvalues",
+                         "--permutations", "3")
+    assert status == 0
+    header, *rows = out.splitlines()
+    assert header.endswith(f"; GPU: {cuda.device_name()}")
+    assert "GPU" not in cpu.splitlines()[0]
+    assert rows == cpu.splitlines()[1:]      # ranking, weights, p and q
+
+
+def test_device_auto_without_a_gpu_says_so_and_runs_on_the_cpu(
+        capsys, tiny_file, no_gpu):
+    status, out, err = run(capsys, "score", tiny_file, "--k", "3",
+                           "--device", "auto")
+    assert status == 0
+    assert err.count("warning: device='auto' runs on the CPU: no CUDA "
+                     "GPU") == 1
+    status, cpu, _ = run(capsys, "score", tiny_file, "--k", "3")
+    assert out == cpu and "GPU" not in out
+
+
+def test_device_errors_are_one_line_with_status_2(capsys, tiny_file, no_gpu):
+    status, out, err = run(capsys, "score", tiny_file, "--device", "cuda")
+    assert status == 2 and out == ""
+    assert err == "error: no CUDA GPU was found (test)\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReliefWarning)
+        status, out, err = run(capsys, "score", tiny_file, "--device", "cuda",
+                               "--method", "irelief")
+    assert status == 2 and err.startswith("error: ") \
+        and "I-RELIEF runs on the CPU" in err and len(err.splitlines()) == 1
+
+
+def test_device_help_says_what_cuda_needs(capsys):
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--device {cpu,cuda,auto}" in text
+    assert 'cuda (an NVIDIA GPU with its driver; needs pip install ' \
+        '"orange3-relief[gpu]")' in text
+
+
+def test_a_failed_gpu_run_is_one_line_with_status_2(capsys, tiny_file,
+                                                   monkeypatch):
+    """A GPU that fails during the run (its driver, numba-cuda) gives the
+    CLI's one-line error; on the CPU the same exception is a bug and goes
+    out as a traceback."""
+    monkeypatch.setattr(cuda, "unavailable_reason", lambda: None)
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("CUDA_ERROR_LAUNCH_FAILED (test)")
+    monkeypatch.setattr(ReliefF, "score_table", failing)
+    status, out, err = run(capsys, "score", tiny_file, "--device", "cuda")
+    assert status == 2 and out == ""
+    assert err == ("error: the GPU run failed: CUDA_ERROR_LAUNCH_FAILED "
+                   "(test) (run with --device cpu)\n")
+    with pytest.raises(RuntimeError, match="LAUNCH_FAILED"):
+        main(["score", tiny_file, "--device", "cpu"])

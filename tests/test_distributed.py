@@ -345,3 +345,44 @@ def test_a_dask_arrays_job_is_recomputed_when_every_copy_is_lost(client):
     assert killed
     np.testing.assert_allclose(remote.weights, local.weights, atol=TOL)
     assert nothing_left(client)
+
+
+def _worker_has_gpu_backend():
+    from orangecontrib.relief import distributed as on_worker
+    return on_worker._WORKER_GPU[1] is not None
+
+
+def test_the_workers_run_on_their_gpus(client):
+    """device="cuda" runs each task on its worker's GPU (here numba's CUDA
+    simulator, which the workers inherit from the tests' environment): the
+    same weights as one machine's CPU, in memory and from dask arrays;
+    "auto" runs on the CPUs of workers without a GPU (the simulator is not
+    one); a bad value is a ValueError."""
+    pytest.importorskip("numba.cuda")
+    from orangecontrib.relief.core import cuda
+    if cuda.unavailable_reason() is not None:
+        pytest.skip(cuda.unavailable_reason())
+    import dask.array as da
+    from orangecontrib.relief import ReliefWarning
+    X, y, nominal = mixed(n=24)
+    expected = relieff(X, y, nominal, k_nearest=3).weights
+    for data in ((X, y), (da.from_array(X, chunks=(10, 7)),
+                          da.from_array(y, chunks=10))):
+        result = cluster_relief.relieff(*data, nominal, client=client,
+                                        device="cuda", k_nearest=3,
+                                        visits_per_task=8)
+        assert result.device == "cuda"
+        np.testing.assert_allclose(result.weights, expected, rtol=0,
+                                   atol=TOL)
+        assert any(client.run(_worker_has_gpu_backend).values())
+    scored = ReliefF(device="cuda", client=client, k_nearest=3)
+    assert scored.device == "cuda"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReliefWarning)
+        np.testing.assert_allclose(
+            cluster_relief.relieff(X, y, nominal, client=client,
+                                   device="auto", k_nearest=3).weights,
+            expected, rtol=0, atol=TOL)
+    with pytest.raises(ValueError, match="'cpu', 'cuda' or 'auto'"):
+        cluster_relief.relieff(X, y, nominal, client=client, device="gpu")
+    assert nothing_left(client)

@@ -10,9 +10,13 @@ from Orange.preprocess.fss import SelectBestFeatures
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests.base import WidgetTest
 
-from orangecontrib.relief import (DReliefF, PDReliefF, ReliefF,
-                                  ReliefWarning, RReliefF, relieff)
+from orangecontrib.relief import (DReliefF, IReliefF, Iter, PDReliefF,
+                                  ReliefF, ReliefWarning, RReliefF, TuRF,
+                                  VLS, relieff, scoring, stats)
+from orangecontrib.relief.scoring import SelectSignificant
 from orangecontrib.relief.datasets import corral
+from devices import (TOLERANCE, needs_cuda, no_gpu,  # noqa: F401
+                     recording_engine, tiny)
 
 SCORERS = [ReliefF, DReliefF, PDReliefF]
 
@@ -214,3 +218,104 @@ def test_class_smaller_than_k_is_named_by_its_value():
     assert "'c0' (2 instances)" in text and "'c4' (2 instances)" in text
     assert "'c5'" not in text and "995 more" in text
     assert len(text) < 300
+
+
+# -- device= ------------------------------------------------------------------
+
+def tiny_table(regression=False):
+    """20 rows x 4 features (2 numeric, 2 nominal): the GPU simulator is
+    slow (tests/devices.py)."""
+    X, y, _ = tiny(regression=regression)
+    attrs = [ContinuousVariable("x1"), ContinuousVariable("x2"),
+             DiscreteVariable("d1", "abc"), DiscreteVariable("d2", "abc")]
+    class_var = ContinuousVariable("y") if regression \
+        else DiscreteVariable("y", ("no", "yes"))
+    return Table.from_numpy(Domain(attrs, class_var), X, y)
+
+
+@needs_cuda
+@pytest.mark.parametrize("Scorer, regression",
+                         [(ReliefF, False), (RReliefF, True)])
+def test_device_cuda_gives_the_cpu_weights(Scorer, regression):
+    table = tiny_table(regression)
+    scorer = Scorer(k_nearest=3, device="cuda")
+    assert scorer.device == "cuda" and scorer._options()["device"] == "cuda"
+    np.testing.assert_allclose(scorer(table),
+                               Scorer(k_nearest=3, device="cpu")(table),
+                               rtol=0, atol=TOLERANCE)
+
+
+@needs_cuda
+def test_device_cuda_for_the_feedback_variants():
+    # (one visit at a time on the GPU: the slowest under the simulator)
+    table = tiny_table()[:10]
+    for Scorer in (DReliefF, PDReliefF):
+        np.testing.assert_allclose(
+            Scorer(k_nearest=2, device="cuda")(table),
+            Scorer(k_nearest=2)(table), rtol=0, atol=TOLERANCE)
+
+
+def test_device_auto_without_a_gpu_runs_on_the_cpu_and_says_so(no_gpu):
+    table = tiny_table()
+    with pytest.warns(ReliefWarning, match="runs on the CPU: no CUDA GPU"):
+        auto = ReliefF(k_nearest=3, device="auto")(table)
+    np.testing.assert_array_equal(auto, ReliefF(k_nearest=3)(table))
+
+
+def test_device_cuda_without_a_gpu_says_what_is_missing(no_gpu):
+    with pytest.raises(RuntimeError, match="no CUDA GPU was found"):
+        ReliefF(k_nearest=3, device="cuda")(tiny_table())
+
+
+def test_bad_device_names_the_choices():
+    for Scorer in SCORERS + [RReliefF]:
+        with pytest.raises(ValueError, match="'cpu', 'cuda' or 'auto'"):
+            Scorer(device="gpu")
+    assert ReliefF().device is None          # the environment's, at run time
+    assert "device" not in repr(ReliefF())
+    assert repr(ReliefF(device="cuda")) == "ReliefF(device='cuda')"
+    # I-RELIEF runs on the CPU, whatever the environment says
+    assert IReliefF()._options()["device"] == "cpu"
+
+
+@needs_cuda
+def test_device_cuda_does_not_cover_weka():
+    with pytest.raises(ValueError, match="compat='weka'"):
+        ReliefF(device="cuda", compat="weka")(tiny_table())
+
+
+def test_a_clusters_device_is_checked():
+    """On a cluster the workers' GPUs run the tasks (test_distributed.py);
+    the scorer checks the value when made."""
+    assert ReliefF(device="cuda", client=object()).device == "cuda"
+    with pytest.raises(ValueError, match="'cpu', 'cuda' or 'auto'"):
+        ReliefF(device="gpu", client=object())
+
+
+def test_wrappers_keep_the_scorers_device(monkeypatch):
+    """TuRF, Iter and VLS rerun (copies of) their scorer: each run is told
+    the scorer's device."""
+    devices = []
+    monkeypatch.setattr(scoring, "relieff", recording_engine(devices))
+    table = tiny_table()
+    for wrapper in (TuRF(ReliefF(k_nearest=3, device="cuda"), remove=0.5),
+                    Iter(DReliefF(k_nearest=3, device="cuda"), max_iter=2),
+                    VLS(ReliefF(k_nearest=3, device="cuda"),
+                        num_feature_subset=2, size_feature_subset=2)):
+        devices.clear()
+        wrapper(table)
+        assert len(devices) >= 2 and set(devices) == {"cuda"}, wrapper.name
+
+
+@pytest.mark.filterwarnings("ignore::orangecontrib.relief.ReliefWarning")
+def test_significance_and_select_significant_keep_the_device(monkeypatch):
+    told = []
+    monkeypatch.setattr(stats, "relieff", recording_engine(told))
+    table = tiny_table()
+    scorer = ReliefF(k_nearest=3, device="cuda")
+    SelectSignificant(scorer, alpha=0.5, n_permutations=3)(table)
+    assert told == ["cuda"] * 4            # the test's fit and 3 refits
+    scorer.stability(table, n_resamples=2)
+    assert told == ["cuda"] * 7
+    # NPDR takes the scorers' options, device included (and runs on the CPU)
+    assert scorer.significance(table, method="npdr").p_values.shape == (4,)

@@ -14,7 +14,10 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from orangecontrib.relief import ReliefWarning, relieff
 from orangecontrib.relief import stats
+from orangecontrib.relief import sklearn as sklearn_module
 from orangecontrib.relief.sklearn import ReliefFSelector
+from devices import (TOLERANCE, needs_cuda, no_gpu,  # noqa: F401
+                     recording_engine, tiny)
 
 
 @pytest.mark.filterwarnings("ignore::orangecontrib.relief.ReliefWarning")
@@ -329,3 +332,45 @@ def test_bad_threshold(params, message):
     X, y = xor_data(n_noise=1)
     with pytest.raises(ValueError, match=message):
         ReliefFSelector(**params).fit(X, y)
+
+
+# -- device= ------------------------------------------------------------------
+
+@needs_cuda
+def test_device_cuda_gives_the_cpu_weights():
+    X, y, nominal = tiny()
+    gpu = ReliefFSelector(k_nearest=3, discrete_features=nominal,
+                          device="cuda").fit(X, y)
+    cpu = ReliefFSelector(k_nearest=3, discrete_features=nominal).fit(X, y)
+    assert_allclose(gpu.feature_importances_, cpu.feature_importances_,
+                    rtol=0, atol=TOLERANCE)
+    assert_array_equal(gpu.ranking_, cpu.ranking_)
+
+
+def test_device_reaches_the_engine_and_the_significance_refits(monkeypatch):
+    told = []
+    monkeypatch.setattr(sklearn_module, "relieff", recording_engine(told))
+    monkeypatch.setattr(stats, "relieff", recording_engine(told))
+    X, y, _ = tiny()
+    ReliefFSelector(k_nearest=3, device="cuda", threshold="p:0.5",
+                    n_permutations=3).fit(X, y)
+    assert told == ["cuda"] * 5        # the fit, the test's fit, 3 refits
+
+
+def test_device_auto_without_a_gpu_runs_on_the_cpu_and_says_so(no_gpu):
+    X, y, _ = tiny()
+    with pytest.warns(ReliefWarning, match="runs on the CPU: no CUDA GPU"):
+        auto = ReliefFSelector(k_nearest=3, device="auto").fit(X, y)
+    assert_array_equal(auto.feature_importances_,
+                       ReliefFSelector(k_nearest=3).fit(X, y)
+                       .feature_importances_)
+    with pytest.raises(RuntimeError, match="no CUDA GPU was found"):
+        ReliefFSelector(k_nearest=3, device="cuda").fit(X, y)
+
+
+def test_bad_device_is_refused_at_fit():
+    selector = ReliefFSelector(device="gpu")       # (stored as given)
+    assert selector.get_params()["device"] == "gpu"
+    X, y, _ = tiny()
+    with pytest.raises(ValueError, match="'cpu', 'cuda' or 'auto'"):
+        selector.fit(X, y)

@@ -8,11 +8,14 @@ import pytest
 import scipy.sparse as sp
 from scipy import stats as scipy_stats
 
-from orangecontrib.relief.core import relieff
+from orangecontrib.relief.core import ReliefWarning, relieff
 from orangecontrib.relief.stats import (benjamini_hochberg, bonferroni,
-                                        kuncheva_index, permutation_test,
+                                        kuncheva_index, npdr,
+                                        npdr_permutation, permutation_test,
                                         stability, stir,
                                         unreachable_threshold)
+from devices import (TOLERANCE, needs_cuda, no_gpu,  # noqa: F401
+                     recording_engine, tiny)
 from stir_reference import reference_stir
 
 # The hand-worked table of test_stir_reference.py (its comments hold every
@@ -327,3 +330,66 @@ def test_engine_pair_sums_compiled_vectorised_and_weights_unchanged(rule):
         relieff(X, X[:, 0], statistics=True, regression=True)
     with pytest.raises(ValueError, match="no trace"):
         relieff(X, y, nominal, statistics=True, trace_every=5)
+
+
+# -- device= ------------------------------------------------------------------
+
+@needs_cuda
+def test_permutation_refits_on_the_gpu_give_the_cpu_p_values():
+    X, y, nominal = tiny()
+    gpu = permutation_test(X, y, nominal, n_permutations=3, k_nearest=3,
+                           device="cuda")
+    cpu = permutation_test(X, y, nominal, n_permutations=3, k_nearest=3)
+    np.testing.assert_allclose(gpu.weights, cpu.weights, rtol=0,
+                               atol=TOLERANCE)
+    np.testing.assert_array_equal(gpu.p_values, cpu.p_values)
+
+
+@needs_cuda
+@pytest.mark.parametrize("sparse", [False, True])
+def test_stir_on_the_gpu_gives_the_cpu_test(sparse):
+    """Dense data: STIR's sums from the GPU's run; sparse data: the weights
+    from the GPU, the sums from the CPU's path (which takes no device)."""
+    X, y, nominal = tiny()
+    if sparse:
+        X = sp.csr_matrix(np.where(X < 0.5, 0.0, X))
+    gpu = stir(X, y, nominal, k_nearest=3, device="cuda")
+    cpu = stir(X, y, nominal, k_nearest=3)
+    np.testing.assert_allclose(gpu.weights, cpu.weights, rtol=0,
+                               atol=TOLERANCE)
+    np.testing.assert_allclose(gpu.t, cpu.t, rtol=1e-10, atol=1e-12)
+
+
+def test_device_reaches_every_refit(monkeypatch):
+    import orangecontrib.relief.stats as stats_module
+    told = []
+    monkeypatch.setattr(stats_module, "relieff", recording_engine(told))
+    X, y, nominal = tiny()
+    permutation_test(X, y, nominal, n_permutations=2, k_nearest=3,
+                     device="cuda")
+    permutation_test(X, y, nominal, n_permutations=2, k_nearest=3,
+                     permute="feature", device="cuda")
+    stability(X, y, nominal, n_resamples=2, k_nearest=3, device="cuda")
+    assert len(told) > 3 + 3 + 3 and set(told) == {"cuda"}
+
+
+@pytest.mark.filterwarnings("ignore::orangecontrib.relief.ReliefWarning")
+def test_npdr_takes_the_scorers_device_and_runs_on_the_cpu():
+    X, y, nominal = tiny()
+    for test in (npdr, npdr_permutation):
+        options = dict(n_permutations=3) if test is npdr_permutation else {}
+        np.testing.assert_array_equal(
+            test(X, y, nominal, k_nearest=3, device="cuda", **options)
+            .p_values, test(X, y, nominal, k_nearest=3, **options).p_values)
+
+
+def test_device_auto_without_a_gpu_refits_on_the_cpu(no_gpu):
+    X, y, nominal = tiny()
+    with pytest.warns(ReliefWarning, match="runs on the CPU") as caught:
+        auto = permutation_test(X, y, nominal, n_permutations=3,
+                                k_nearest=3, device="auto")
+    assert sum("runs on the CPU" in str(w.message) for w in caught) == 1
+    cpu = permutation_test(X, y, nominal, n_permutations=3, k_nearest=3)
+    np.testing.assert_array_equal(auto.p_values, cpu.p_values)
+    with pytest.raises(ValueError, match="'cpu', 'cuda' or 'auto'"):
+        permutation_test(X, y, nominal, device="gpu")

@@ -13,7 +13,9 @@ one column named ``class`` (the skrebate layout, and the add-on's bundled
 Orange reads as numbers) as classes.
 ``--scheduler ADDRESS`` runs ReliefF / RReliefF on that Dask cluster, and
 ``--dask local`` on a LocalCluster started for the run
-(``doc/distributed.md``).
+(``doc/distributed.md``); ``--device cuda`` runs the visits (and the
+significance tests' refits) on an NVIDIA GPU (the ``[gpu]`` extra), and the
+table's header names it.
 """
 import argparse
 import csv
@@ -27,6 +29,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from orangecontrib.relief.core import cuda
 from orangecontrib.relief.core import quiet_warnings, ranking as core_ranking
 from orangecontrib.relief.datasets import corral
 from orangecontrib.relief.distributed import check_cluster_options
@@ -222,7 +225,8 @@ def scorer_options(args):
     if args.method == "irelief":
         return _irelief_options(args)
     for given, name in ((args.max_iterations, "--max-iterations"),
-                        (args.tolerance, "--tolerance")):
+                        (args.tolerance, "--tolerance"),
+                        (args.damping, "--damping")):
         if given is not None:
             raise ValueError(f"{name} is I-RELIEF's; use it with --method "
                              "irelief.")
@@ -230,13 +234,18 @@ def scorer_options(args):
                    random_state=args.seed,
                    weight_by_distance=args.weight_by_distance,
                    sigma=args.sigma, misses=args.misses, n_jobs=args.n_jobs,
-                   compat=args.compat, neighbours=args.neighbours)
+                   compat=args.compat, neighbours=args.neighbours,
+                   device=args.device)
     if args.scheduler is not None or args.dask is not None:
         if args.n_jobs is not None and args.dask is None:
             raise ValueError("--n-jobs sets this machine's threads; on a "
                              "Dask cluster the workers' threads run the "
                              "tasks. Leave --n-jobs out with --scheduler.")
-        check_cluster_options(args.method, args.compat)
+        check_cluster_options(args.method, args.compat, device=args.device)
+    elif cuda.check_device(args.device) == "cuda":
+        reason = cuda.unavailable_reason()
+        if reason is not None:
+            raise ValueError(reason.replace("device='cuda'", "--device cuda"))
     if args.method == "pdrelieff":
         options["T"] = args.T
     elif args.T is not None:
@@ -250,6 +259,10 @@ def _irelief_options(args):
     and neighbours, which I-RELIEF does not have, and for a cluster."""
     if args.scheduler is not None or args.dask is not None:
         check_cluster_options("irelief")
+    if args.device == "cuda":
+        raise ValueError("I-RELIEF runs on the CPU: --device cuda does not "
+                         "cover it; leave --device out (or use --device "
+                         "auto).")
     unused = [name for name, given in (
         ("--m", args.m is not None), ("--neighbours", args.neighbours != "k"),
         ("--weight-by-distance", args.weight_by_distance),
@@ -264,7 +277,22 @@ def _irelief_options(args):
         options["max_iterations"] = args.max_iterations
     if args.tolerance is not None:
         options["tolerance"] = args.tolerance
+    if args.damping is not None:
+        options["damping"] = _damping(args.damping)
     return options
+
+
+def _damping(text):
+    """--damping's value as IReliefF takes it: 'auto', None for 'none', or
+    a number (checked by the scorer, whose ValueError says what to give);
+    text that is none of these is passed on as it is, to be refused."""
+    word = text.strip().lower()
+    if word in ("auto", "none"):
+        return "auto" if word == "auto" else None
+    try:
+        return float(word)
+    except ValueError:
+        return text
 
 
 def score(args):
@@ -381,12 +409,25 @@ def _score(args, table, class_var, options, client):
                     f" ({'' if result.converged else 'not '}converged)")
         turf = "" if args.turf is None else \
             f", TuRF removing {args.turf:g} of the features per round"
+        gpu = gpu_name(args, client, None if args.turf is not None
+                       else getattr(result, "device", "cpu"))
         header = (f"{scorer.name} on {args.file}: {len(table)} instances, "
                   f"{len(names)} features, class {class_var.name!r} "
                   f"({kind}); {hood}, m = {m}, seed = {args.seed}{weka}"
-                  f"{turf}")
+                  f"{turf}" + ("" if gpu is None else f"; GPU: {gpu}"))
     print_ranking(args.format, header, names, weights, order, extra, notes)
     return 0
+
+
+def gpu_name(args, client=None, device=None):
+    """The name of the GPU the run took, or None when it ran on the CPU or
+    on a cluster's workers: ``device``, the result's (``ReliefResult.device``;
+    None for TuRF's several runs: --device cuda says)."""
+    if client is not None:
+        return None
+    if device is None:
+        device = cuda.check_device(args.device)
+    return cuda.device_name() if device == "cuda" else None
 
 
 def statistics(args, scorer, table):
@@ -576,14 +617,38 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv=None):
     """Run the command line with ``argv`` (``sys.argv[1:]`` when None) and
-    return the exit status: 0 on success, 2 on bad input."""
+    return the exit status: 0 on success, 2 on bad input or a failed GPU
+    run."""
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
-    except (ValueError, OSError) as error:
-        message = " ".join(str(error).split())
-        print(f"error: {message}", file=sys.stderr)
+    except (ValueError, OSError, MemoryError) as error:
+        # (MemoryError: e.g. data too large for the GPU's memory, which says
+        # so)
+        print(f"error: {_one_line(error)}", file=sys.stderr)
         return 2
+    except Exception as error:      # pylint: disable=broad-except
+        if not _gpu_failure(args, error):
+            raise
+        print(f"error: the GPU run failed: {_one_line(error)} (run with "
+              "--device cpu)", file=sys.stderr)
+        return 2
+
+
+def _one_line(error):
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def _gpu_failure(args, error):
+    """Whether ``error`` is a GPU's failure (the engine's RuntimeError, or
+    numba-cuda's own error) in a run that may have been on the GPU."""
+    if not isinstance(error, RuntimeError) \
+            and not type(error).__module__.startswith("numba"):
+        return False
+    try:
+        return cuda.check_device(getattr(args, "device", "cpu")) != "cpu"
+    except ValueError:
+        return False
 
 
 def build_parser():
@@ -667,6 +732,13 @@ def build_parser():
                               default=None,
                               help="I-RELIEF stops when its weights move by "
                                    "less than this (L2; default: 1e-3)")
+    score_parser.add_argument("--damping", default=None,
+                              metavar="auto|none|LAMBDA",
+                              help="I-RELIEF's step: auto (Sun's iteration, "
+                                   "half steps only while the weights "
+                                   "oscillate), none (Sun's iteration "
+                                   "always) or a fixed fraction of Sun's "
+                                   "step in (0, 1] (default: auto)")
     score_parser.add_argument("--misses", choices=("per_class", "any"),
                               default="per_class",
                               help="k misses from each other class, or from "
@@ -675,6 +747,17 @@ def build_parser():
                               help="pdReliefF's steepness (default: 2/ln m)")
     score_parser.add_argument("--n-jobs", type=_threads, default=None,
                               help="threads (default: all cores)")
+    score_parser.add_argument("--device", choices=cuda.DEVICES,
+                              default=None,
+                              help="where the visits run, the significance "
+                                   "tests' refits included: cpu (this "
+                                   "machine's cores), cuda (an NVIDIA GPU "
+                                   "with its driver; needs pip install "
+                                   "\"orange3-relief[gpu]\"), auto (the GPU "
+                                   "where there is one, else the CPU, with "
+                                   "a warning) (default: cpu, or the "
+                                   "environment variable "
+                                   "ORANGE3_RELIEF_DEVICE)")
     score_parser.add_argument("--compat", choices=("weka",), default=None,
                               help="weka: Weka's ReliefFAttributeEval's "
                                    "numbers (default: this add-on's "

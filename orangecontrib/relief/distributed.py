@@ -28,12 +28,15 @@ this module is called, not when it is imported.
 """
 import dataclasses
 import math
+import threading
 
 import numpy as np
 
 from .core import collect_warnings, engine
 from .core.backend import Backend, finish, nothing_learnt, start
 from .core.compiled import relieff_job, visit_updates
+from .core.cuda import CudaBackend, check_device
+from .core import cuda
 from .core.estimates import estimate
 from .core.messages import warn
 from .core.options import whole_number
@@ -54,11 +57,14 @@ MAX_TASKS = 10_000
 
 
 def check_cluster_options(variant="relieff", compat=None,
-                          distance_weights=None):
+                          distance_weights=None, device=None):
     """A ValueError for the options that do not run on a cluster:
     dReliefF and pdReliefF (sequential), I-RELIEF, fixed distance weights
     (their runs go through the sequential loop) and compat="weka" (Weka's
-    order of operations on one machine)."""
+    order of operations on one machine).  ``device`` is checked (the
+    choices)."""
+    if device is not None:
+        check_device(device)
     if variant == "irelief" or distance_weights is not None:
         what = "I-RELIEF" if variant == "irelief" else \
             "ReliefF with distance_weights"
@@ -122,16 +128,22 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
         ``variant`` must be "relieff": dReliefF and pdReliefF are sequential
         and raise a ValueError.  ``n_jobs`` and ``kernels`` do not apply: a
         task runs the compiled kernels on one thread, and the workers'
-        threads run the tasks.
+        threads run the tasks.  ``device``: "cuda" runs each task on its
+        worker's GPU (``core.cuda``; a worker without one fails the run
+        with the reason), "auto" on the workers that have a GPU and on the
+        CPU of the others, "cpu" (or None) on the CPUs; a worker runs its
+        GPU tasks one at a time.
 
     Returns
     -------
     ReliefResult
     """
     check_cluster_options(relieff_options.get("variant", "relieff"), compat,
-                          relieff_options.get("distance_weights"))
+                          relieff_options.get("distance_weights"),
+                          relieff_options.get("device"))
     if visits_per_task is not None:
         whole_number(visits_per_task, "visits_per_task", otherwise="or None")
+    device = check_device(relieff_options.pop("device", None))
     for option in ("n_jobs", "kernels"):
         relieff_options.pop(option, None)
     names = {key: relieff_options.pop(key)
@@ -145,17 +157,22 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     if _is_dask(X) or _is_dask(y):
         if status is not None:
             status("preparing the data on the cluster")
-        setup, job = _start_on_cluster(client, X, y, nominal, options, names)
+        setup, job, planned = _start_on_cluster(client, X, y, nominal,
+                                                options, names)
     else:
         setup, job = start(X, y, nominal, options, **names), None
+        planned = None
     run = Run(setup.order, trace_every, progress)
     if setup.hood is None:          # nothing to learn: all weights 0
         if job is not None:
             client.cancel([job])
         return finish(setup, run, nothing_learnt(setup, run))
-    with DaskBackend(setup, client, job, visits_per_task, status) as backend:
+    with DaskBackend(setup, client, job, visits_per_task, status,
+                     device, planned) as backend:
         total = backend.run(run)
-    return backend.finish(run, total)
+    result = backend.finish(run, total)
+    result.device = "cuda" if device == "cuda" else "cpu"
+    return result
 
 
 def _client(client):
@@ -185,23 +202,30 @@ def _is_dask(values):
 class DaskBackend(Backend):
     """ReliefF's visits as Dask tasks on ``client``'s workers (see the
     module docstring): ``job`` is the run's ``ReliefJob`` on the cluster
-    (None: scattered from ``setup`` here), ``visits_per_task`` and
-    ``status`` as in ``relieff``.  Closing it cancels the tasks and
-    releases the job."""
+    (None: scattered from ``setup`` here), ``visits_per_task``, ``status``
+    and ``device`` as in ``relieff`` (on a GPU the tasks read the Setup:
+    scattered from here, or from ``planned``, the future of ``_start``, when
+    the job is).  Closing it cancels the tasks and releases the job."""
     name = "dask"
 
     def __init__(self, setup, client, job=None, visits_per_task=None,
-                 status=None):
+                 status=None, device="cpu", planned=None):
         super().__init__(setup, sum(client.nthreads().values()) or 1)
         self.client, self.visits_per_task = client, visits_per_task
         self.status, self.progress = status, None
         self.futures = []
+        self.device, self.gpu_setup = device, None
         if job is None:
             self._say("sending the data to the workers")
             # (broadcast: every worker holds a copy, so losing a worker
             # loses no data; scattered data cannot be recomputed)
             [job] = client.scatter([relieff_job(setup)], broadcast=True,
                                    hash=False)
+            if device != "cpu":     # (the GPU backend reads the Setup)
+                [self.gpu_setup] = client.scatter([setup], broadcast=True,
+                                                  hash=False)
+        elif device != "cpu":
+            self.gpu_setup = client.submit(_setup_of, planned, pure=False)
         self.job = job
 
     def run(self, run):
@@ -232,7 +256,8 @@ class DaskBackend(Backend):
         futures = self.client.map(
             _task_sums, [self.job] * len(blocks),
             [visits for _, visits in blocks], [first for first, _ in blocks],
-            every=every, width=setup.width, pure=False)
+            every=every, width=setup.width, device=self.device,
+            gpu_setup=self.gpu_setup, pure=False)
         self.futures += futures         # (cancelled by ``close``)
         self._add_in_block_order(futures, blocks, sums, every, first_segment)
         sums[0] += total
@@ -280,7 +305,8 @@ class DaskBackend(Backend):
     def close(self):
         """Cancel the tasks and release the job, in one call (the scheduler
         then forgets them at once; one by one, the job lingered)."""
-        self.client.cancel(self.futures + [self.job])
+        self.client.cancel(self.futures + [self.job] + (
+            [] if self.gpu_setup is None else [self.gpu_setup]))
         super().close()
 
     def _say(self, text):
@@ -288,11 +314,29 @@ class DaskBackend(Backend):
             self.status(text)
 
 
-def _task_sums(job, rows, first, every, width):
+# A worker's GPU backend: (the Setup it was made for, the backend, a lock
+# that makes the worker's tasks take the GPU one at a time)
+_WORKER_GPU = [None, None, threading.Lock()]
+
+
+def _worker_gpu(setup, device):
+    """This worker's ``CudaBackend`` for ``setup`` (made once per run and
+    worker), or None where ``device`` is "auto" and the worker has no GPU;
+    "cuda" without one raises the reason."""
+    if device == "auto" and not cuda.available():
+        return None
+    if _WORKER_GPU[0] is not setup:
+        if _WORKER_GPU[1] is not None:
+            _WORKER_GPU[1].close()
+        _WORKER_GPU[:2] = setup, CudaBackend(setup)
+    return _WORKER_GPU[1]
+
+
+def _task_sums(job, rows, first, every, width, device="cpu", gpu_setup=None):
     """A task: the sums of the update rows of visiting ``rows`` (visits
     first, first + 1, ...), one row per segment of ``every`` visits they
     touch.  The rows are visited in chunks of at most BATCH_BYTES of
-    updates."""
+    updates, on the worker's GPU where ``device`` asks for it."""
     first_segment = first // every
     last = first + len(rows) - 1
     out = np.zeros((last // every - first_segment + 1, width))
@@ -300,7 +344,14 @@ def _task_sums(job, rows, first, every, width):
     upd = np.empty((min(chunk, len(rows)), width))
     for lo in range(0, len(rows), chunk):
         visits = rows[lo:lo + chunk]
-        part = visit_updates(job, visits, upd[:len(visits)])
+        part = None
+        if device != "cpu":
+            with _WORKER_GPU[2]:
+                gpu = _worker_gpu(gpu_setup, device)
+                if gpu is not None:
+                    part = gpu.update_rows(visits, gpu.d_ones, ones=True)
+        if part is None:
+            part = visit_updates(job, visits, upd[:len(visits)])
         segment = (first + lo + np.arange(len(part))) // every \
             - first_segment
         starts = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
@@ -311,8 +362,9 @@ def _task_sums(job, rows, first, every, width):
 def _start_on_cluster(client, X, y, nominal, options, names):
     """A dask ``X`` (or ``y``): the Setup is planned on a worker from the
     chunks the workers compute; returns this side's Setup without the data
-    (enough for ``finish`` and the blocks) and the job's future.  The
-    ``options`` were checked here, before any chunk is read."""
+    (enough for ``finish`` and the blocks), the job's future and the
+    planned Setup's (a GPU's tasks read it).  The ``options`` were checked
+    here, before any chunk is read."""
     X = client.compute(X) if _is_dask(X) else client.scatter(X)
     y = client.compute(y) if _is_dask(y) else y
     planned = client.submit(_start, X, y, nominal, options, names,
@@ -326,7 +378,7 @@ def _start_on_cluster(client, X, y, nominal, options, names):
         raise
     for message in caught:
         warn(message, stacklevel=3)
-    return slim, job
+    return slim, job, planned
 
 
 def _start(X, y, nominal, options, names):
@@ -334,6 +386,11 @@ def _start(X, y, nominal, options, names):
     with collect_warnings() as caught:
         setup = start(X, y, nominal, options, **names)
     return setup, caught
+
+
+def _setup_of(planned):
+    setup, _ = planned
+    return setup
 
 
 def _job(planned):

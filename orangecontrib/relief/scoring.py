@@ -19,6 +19,7 @@ from Orange.preprocess.score import Scorer
 
 from . import distributed, stats
 from .core import ReliefResult, relieff
+from .core.cuda import check_device
 from .core.options import check_options
 from .core.rules import RULES
 from .distributed import check_cluster_options
@@ -75,6 +76,16 @@ class ReliefF(Scorer):
         workers.  ReliefF and RReliefF only: dReliefF and pdReliefF are
         sequential, and ``compat="weka"`` runs on one machine (a
         ValueError).  ``n_jobs`` does not apply on a cluster.
+    device : {None, "cpu", "cuda", "auto"}
+        Where the visits run (``core.relieff``'s ``device``): this
+        machine's cores ("cpu"; None: the environment variable
+        ORANGE3_RELIEF_DEVICE, else "cpu"), an NVIDIA GPU ("cuda": the
+        ``[gpu]`` extra; the same weights to ~1e-15; a RuntimeError says
+        what is missing), or the GPU where there is one, else the CPU with a
+        warning once ("auto").  The significance tests' refits run there
+        too.  ``compat="weka"`` runs on the CPU (a ValueError with
+        "cuda"); on a Dask cluster each worker's GPU runs its tasks
+        (``distributed.relieff``).
     """
     feature_type = Variable
     class_type = Variable
@@ -88,12 +99,16 @@ class ReliefF(Scorer):
 
     def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
                  weight_by_distance=False, sigma=2.0, misses="per_class",
-                 n_jobs=None, neighbours="k", compat=None, client=None):
+                 n_jobs=None, neighbours="k", compat=None, client=None,
+                 device=None):
         check_options(self.variant, k_nearest, misses, weight_by_distance,
                       sigma, None, None, n_jobs, neighbours, compat=compat)
+        if device is not None:      # (None: the environment's, at run time)
+            check_device(device)
         if client is not None:
-            check_cluster_options(self.variant, compat)
+            check_cluster_options(self.variant, compat, device=device)
         self.client = client
+        self.device = device
         self.compat = compat
         self.n_iterations = n_iterations
         self.k_nearest = k_nearest
@@ -127,6 +142,7 @@ class ReliefF(Scorer):
                     weight_by_distance=self.weight_by_distance,
                     sigma=self.sigma, misses=self.misses, n_jobs=self.n_jobs,
                     neighbours=self.neighbours, compat=self.compat,
+                    device=self.device,
                     **({} if self.distance_weights is None else
                        dict(distance_weights=self.distance_weights)))
 
@@ -263,10 +279,10 @@ class PDReliefF(ReliefF):
     def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
                  weight_by_distance=False, sigma=2.0, misses="per_class",
                  n_jobs=None, T=None, neighbours="k", compat=None,
-                 client=None):
+                 client=None, device=None):
         super().__init__(n_iterations, k_nearest, random_state,
                          weight_by_distance, sigma, misses, n_jobs,
-                         neighbours, compat, client)
+                         neighbours, compat, client, device)
         check_options(self.variant, k_nearest, misses, weight_by_distance,
                       sigma, T, None)
         self.T = T
@@ -309,25 +325,34 @@ class IReliefF(ReliefF):
         Iterations at most.
     tolerance : float
         Stop when ||w_new - w||_2 < tolerance.
+    damping : "auto", None or float in (0, 1]
+        The fraction of Sun's step each iteration takes: "auto" (Sun's
+        iteration, with steps halved only while the weights oscillate),
+        None (Sun's iteration always) or a fixed fraction
+        (``core.irelief``).
     n_jobs : int, optional
         Threads; all cores when None.
+
+    I-RELIEF runs on the CPU (its ``device`` is "cpu", whatever the
+    environment variable ORANGE3_RELIEF_DEVICE says).
     """
     friendly_name = "I-RELIEF"
     variant = "irelief"
     class_type = DiscreteVariable
 
     def __init__(self, sigma=2.0, max_iterations=1000, tolerance=1e-3,
-                 n_jobs=None):
+                 n_jobs=None, damping="auto"):
         check_options(self.variant, 10, "per_class", False, sigma, None,
                       None, n_jobs, max_iterations=max_iterations,
-                      tolerance=tolerance)
-        super().__init__(sigma=sigma, n_jobs=n_jobs)
+                      tolerance=tolerance, damping=damping)
+        super().__init__(sigma=sigma, n_jobs=n_jobs, device="cpu")
         self.max_iterations = max_iterations
         self.tolerance = tolerance
+        self.damping = damping
 
     def _options(self):
         return dict(super()._options(), max_iterations=self.max_iterations,
-                    tolerance=self.tolerance)
+                    tolerance=self.tolerance, damping=self.damping)
 
     def _check_class(self, data):
         super()._check_class(data)

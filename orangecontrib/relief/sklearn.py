@@ -29,6 +29,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import stats
 from .core import ranking, relieff
+from .core.cuda import check_device
 from .core.registry import lookup
 
 try:
@@ -199,6 +200,15 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         pdReliefF's steepness; 2 / ln(m) when None.
     n_jobs : int or None, default=None
         Threads for the kernels; None or -1 means all cores.
+    device : {None, "cpu", "cuda", "auto"}, default=None
+        Where the visits run, the significance test's refits included:
+        this machine's cores ("cpu"; None: the environment variable
+        ``ORANGE3_RELIEF_DEVICE``, else "cpu"), an NVIDIA GPU ("cuda":
+        ``pip install "orange3-relief[gpu]"``; the same weights to ~1e-15;
+        a RuntimeError at ``fit`` says what is missing), or the GPU where
+        there is one, else the CPU with a warning once ("auto").
+        ``compat="weka"`` and I-RELIEF run on the CPU only (a ValueError
+        with "cuda").  Checked at ``fit``.
     compat : {None, "weka"}, default=None
         ``"weka"``: the numbers of Weka's ``ReliefFAttributeEval``, to the
         last bit (``random_state`` is then Weka's ``-D`` seed, whose default
@@ -278,7 +288,8 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                  discrete_features="auto", weight_by_distance=False,
                  sigma=2.0, misses="per_class", T=None, n_jobs=None,
                  compat=None, neighbours="k", threshold=None,
-                 significance=None, n_permutations=99, covariates=None):
+                 significance=None, n_permutations=99, covariates=None,
+                 device=None):
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -296,6 +307,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         self.significance = significance
         self.n_permutations = n_permutations
         self.covariates = covariates
+        self.device = device
 
     def fit(self, X, y):
         """Estimate the Relief weight of every feature.
@@ -313,6 +325,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             The fitted selector.
         """
         self._check_n_features_to_select()
+        check_device(self.device)
         rule = self._threshold_rule()
         nominal, categories = None, None
         if _is_dataframe(X):
@@ -355,7 +368,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             random_state=self.random_state, misses=self.misses,
             weight_by_distance=self.weight_by_distance, sigma=self.sigma,
             T=self.T, n_jobs=self.n_jobs, compat=self.compat,
-            neighbours=self.neighbours,
+            neighbours=self.neighbours, device=self.device,
             feature_names=getattr(self, "feature_names_in_", None),
             class_names=None if self.regression_ else self.classes_,
             **declared)

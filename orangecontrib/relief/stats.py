@@ -238,8 +238,8 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
     """Permutation p-values of the weights of ``core.relieff(X, y, nominal,
     **relieff_options)``, each null draw a refit with the same options
     (``random_state``, if given, is the visiting order's seed, as in
-    ``relieff``; the permutations are drawn from
-    ``default_rng(permutation_seed)``).
+    ``relieff``, and ``device="cuda"`` runs every refit on the GPU; the
+    permutations are drawn from ``default_rng(permutation_seed)``).
 
     ``permute="target"``: the target is permuted among the rows where it is
     known, ``n_permutations`` times.  This tests the complete null (no
@@ -323,8 +323,10 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
     A pair's weight is the neighbour's influence in the update (1/k for
     plain ReliefF; tied neighbours' shares; P(C)/(1 - P(class(R))) for the
     misses of class C), so the miss and hit weights of a visit each sum to
-    1 and mean_miss - mean_hit is the ReliefF weight.  Computed on the
-    engine's vectorised path.  Returns a ``Significance``."""
+    1 and mean_miss - mean_hit is the ReliefF weight.  The sums come from
+    the run on dense data (on the GPU with ``device="cuda"``); on sparse
+    data from the engine's vectorised path on the CPU.  Returns a
+    ``Significance``."""
     if relieff_options.get("regression"):
         raise ValueError("STIR has no regression form (its authors' NPDR "
                          "tests another statistic); for RReliefF use "
@@ -361,7 +363,7 @@ def _sparse_pair_sums(X, y, nominal, progress, options):
     compiled kernels gather them on dense data)."""
     keep = {key: value for key, value in options.items()
             if key not in ("n_jobs", "progress", "status", "kernels",
-                           "compat")}
+                           "compat", "device")}
     with quiet_warnings():     # (relieff has said them)
         setup = engine.start(X, y, nominal, **keep)
     if setup.hood is None:
@@ -424,7 +426,7 @@ def npdr(X, y, nominal=None, *, covariates=None, covariate_nominal=None,
          k_nearest=10, separate_hit_miss=False, misses="per_class",
          n_iterations=None, random_state=0, n_jobs=None, progress=None,
          feature_names=None, variant="relieff", weight_by_distance=False,
-         sigma=2.0, T=None, compat=None, class_names=None):
+         sigma=2.0, T=None, compat=None, class_names=None, device=None):
     """NPDR, nearest-neighbour projected-distance regression (Le, Dawkins &
     McKinney, Bioinformatics 36(9), 2020): for every feature A, over the
     (instance, neighbour) pairs (i, j)::
@@ -450,8 +452,9 @@ def npdr(X, y, nominal=None, *, covariates=None, covariate_nominal=None,
     takes ReliefF's k nearest hits and k nearest misses of each class
     (``misses="any"``: of all classes together).  ``n_iterations`` visits
     that many instances, drawn with ``random_state``; all by default.
-    ``variant``, ``sigma``, ``T`` and ``class_names`` are accepted for
-    the scorers' sake and do not change the result.
+    ``variant``, ``sigma``, ``T``, ``class_names`` and ``device`` are
+    accepted for the scorers' sake and do not change the result (NPDR's
+    neighbours and regressions run on the CPU).
 
     Returns a ``Significance``: ``weights`` are the coefficients b_A per
     unit of diff (a feature's full range), ``standard_errors``, ``t``,
@@ -479,7 +482,7 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
                      n_iterations=None, random_state=0, n_jobs=None,
                      progress=None, feature_names=None, variant="relieff",
                      weight_by_distance=False, sigma=2.0, T=None,
-                     compat=None, class_names=None):
+                     compat=None, class_names=None, device=None):
     """NPDR's statistic t = b_A / se(b_A) (``npdr``, the same options)
     against ``n_permutations`` (R) draws of the target under the null that
     no feature adds to the covariates: p = (1 + #{t* >= t}) / (R + 1), and

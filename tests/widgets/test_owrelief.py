@@ -23,6 +23,8 @@ from Orange.modelling import KNNLearner
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base as widget_tests
 
+from orangecontrib.relief import scoring
+from orangecontrib.relief.core import cuda
 from orangecontrib.relief.core.rules import RULES
 from orangecontrib.relief.scoring import (DReliefF, PDReliefF, ReliefF,
                                          SelectSignificant)
@@ -31,6 +33,8 @@ from orangecontrib.relief.widgets.owpdrelieff import OWPDReliefF
 from orangecontrib.relief.widgets import owreliefbase
 from orangecontrib.relief.widgets.owreliefbase import OWReliefBase
 from orangecontrib.relief.widgets.owrelieff import OWReliefF
+
+from devices import recording_engine    # (tests/, on the path: conftest)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 IMAGES = os.path.join(ROOT, "doc", "widgets", "images")
@@ -51,6 +55,20 @@ def random_table(seed, n_rows=3000, n_features=40):
 
 def small_housing():
     return Table("housing")[:60]       # numeric target
+
+
+def assert_controls_fit(test, widget):
+    """At its size, ``widget``'s control area needs no scrollbar, with 30
+    pixels to spare."""
+    widget.show()
+    test.process_events()
+    area = widget.controlArea
+    while not isinstance(area, QAbstractScrollArea):
+        area = area.parentWidget()
+    test.assertFalse(area.verticalScrollBar().isVisible())
+    test.assertLessEqual(widget.controlArea.sizeHint().height() + 30,
+                         area.viewport().height())
+    widget.hide()
 
 
 class ReliefWidgetTests:
@@ -732,17 +750,8 @@ class ReliefWidgetTests:
     def test_controls_fit_without_scrolling(self):
         """At the widget's default size the control area needs no
         scrollbar (pdReliefF's needed one), with room to spare."""
-        w = self.widget
         self.send_and_wait(self.data)
-        w.show()
-        self.process_events()
-        area = w.controlArea
-        while not isinstance(area, QAbstractScrollArea):
-            area = area.parentWidget()
-        self.assertFalse(area.verticalScrollBar().isVisible())
-        self.assertLessEqual(w.controlArea.sizeHint().height() + 30,
-                             area.viewport().height())
-        w.hide()
+        assert_controls_fit(self, self.widget)
 
     def test_screenshots(self):
         """Render the widget and its plot for the documentation."""
@@ -1135,3 +1144,102 @@ class RuleWidgetTests(widget_tests.WidgetTest):
         self.wait_until_finished(widget=widget, timeout=60000)
         self.assertTrue(widget.Error.compute_failed.is_shown())
         self.assertIn("surf", str(widget.Error.compute_failed))
+
+
+class TestComputeOn(widget_tests.WidgetTest):
+    """The "Compute on" choice: shown only where a GPU can run the scorer,
+    with the GPU's name; the scorer gets device="cuda" when it is chosen,
+    else "cpu"."""
+
+    def gpu_widget(self, cls=OWReliefF, **kwargs):
+        """A widget created where a GPU named "Test GPU" is present."""
+        with patch.object(cuda, "available", return_value=True), \
+                patch.object(cuda, "device_name", return_value="Test GPU"):
+            return self.create_widget(cls, **kwargs)
+
+    def choose(self, widget, position):
+        combo = widget.controls.device_position
+        combo.setCurrentIndex(position)
+        combo.activated.emit(position)
+
+    def test_without_a_gpu_the_choice_is_hidden_and_runs_on_the_cpu(self):
+        with patch.object(cuda, "available", return_value=False):
+            widget = self.create_widget(
+                OWReliefF, stored_settings=dict(use_gpu=True))
+        self.assertIsNone(widget.gpu_name)
+        self.assertTrue(widget.device_combo.box.isHidden())
+        self.assertEqual(widget.scorer_params()["device"], "cpu")
+        scorer = self.get_output(widget.Outputs.scorer, widget=widget)
+        self.assertEqual(scorer.device, "cpu")
+        self.assertEqual(widget.height(), OWReliefBase.HEIGHT)
+        widget.send_report()
+        self.assertNotIn("Computed on", widget.report_html)
+
+    def test_with_a_gpu_the_choice_names_it_and_persists(self):
+        widget = self.gpu_widget()
+        combo = widget.device_combo
+        self.assertFalse(combo.box.isHidden())
+        self.assertEqual([combo.itemText(i) for i in range(combo.count())],
+                         ["CPU", "GPU: Test GPU"])
+        self.assertEqual(self.get_output(widget.Outputs.scorer,
+                                         widget=widget).device, "cpu")
+        self.choose(widget, 1)
+        self.assertTrue(widget.use_gpu)
+        self.assertEqual(self.get_output(widget.Outputs.scorer,
+                                         widget=widget).device, "cuda")
+        settings = widget.settingsHandler.pack_data(widget)
+        self.assertTrue(settings["use_gpu"])
+        restored = self.gpu_widget(stored_settings=settings)
+        self.assertEqual(restored.device_combo.currentIndex(), 1)
+        self.assertEqual(restored.scorer_params()["device"], "cuda")
+        # Weka's numbers are Weka's loop, on the CPU
+        restored.controls.weka_compat.setChecked(True)
+        self.assertFalse(restored.device_combo.isEnabled())
+        self.assertEqual(restored.scorer_params()["device"], "cpu")
+
+    def test_the_engine_is_told_cuda_and_the_report_says_so(self):
+        widget = self.gpu_widget()
+        self.choose(widget, 1)
+        told = []
+        recording = recording_engine(told)
+        data = small_iris()
+        with patch.object(scoring, "relieff", recording):
+            self.send_signal(widget.Inputs.data, data, widget=widget)
+            self.wait_until_finished(widget=widget, timeout=60000)
+        self.assertEqual(told, ["cuda"])
+        scores = self.get_output(widget.Outputs.scores, widget=widget)
+        np.testing.assert_allclose(scores.X[:, 0], ReliefF()(data),
+                                   rtol=1e-12)
+        widget.send_report()
+        self.assertIn("Computed on", widget.report_html)
+        self.assertIn("GPU: Test GPU", widget.report_html)
+        # back to the CPU: a new run, told "cpu"
+        with patch.object(scoring, "relieff", recording):
+            self.choose(widget, 0)
+            self.wait_until_finished(widget=widget, timeout=60000)
+        self.assertEqual(told, ["cuda", "cpu"])
+
+    def test_a_failed_gpu_run_is_the_widgets_error(self):
+        widget = self.gpu_widget()
+        self.choose(widget, 1)
+        with patch.object(ReliefF, "score_table",
+                          side_effect=RuntimeError("the driver failed")):
+            self.send_signal(widget.Inputs.data, small_iris(), widget=widget)
+            self.wait_until_finished(widget=widget, timeout=60000)
+        self.assertTrue(widget.Error.gpu_failed.is_shown())
+        self.assertIn("the driver failed", str(widget.Error.gpu_failed))
+        self.assertIsNone(self.get_output(widget.Outputs.scores,
+                                          widget=widget))
+        self.choose(widget, 0)
+        self.wait_until_finished(widget=widget, timeout=60000)
+        self.assertFalse(widget.Error.gpu_failed.is_shown())
+        self.assertIsNotNone(self.get_output(widget.Outputs.scores,
+                                             widget=widget))
+
+    def test_controls_fit_without_scrolling_with_the_gpu_row(self):
+        """The "Compute on" row makes the default size taller by as much:
+        pdReliefF's controls (the most) still need no scrollbar."""
+        widget = self.gpu_widget(OWPDReliefF)
+        self.send_signal(widget.Inputs.data, small_iris(), widget=widget)
+        self.wait_until_finished(widget=widget, timeout=60000)
+        assert_controls_fit(self, widget)

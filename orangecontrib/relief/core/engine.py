@@ -15,10 +15,11 @@ callers that plan a run and compute it elsewhere (``distributed``,
 from .backend import finish, nothing_learnt, pair_sums_by_feature
 from .backend import start as plan_run
 from .compiled import relieff_job
+from .cuda import check_device
 from .irelief import irelief
 from .options import VARIANT_IRELIEF, check_options
 from .runtime import Run, threads
-from .selection import local_backend
+from .selection import local_backend, on_gpu
 from .weka import start as weka_start
 
 # (relieff_job and pair_sums_by_feature: for the callers that plan here and
@@ -34,7 +35,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             speedups=None, status=None, kernels=None, compat=None,
             n_values=None, n_class_values=None, feature_names=None,
             class_names=None, statistics=False, distance_weights=None,
-            max_iterations=1000, tolerance=1e-3):
+            max_iterations=1000, tolerance=1e-3, damping="auto",
+            device=None):
     """Estimate feature weights with ReliefF or one of its variants.
 
     Parameters
@@ -55,10 +57,10 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         the progressive blend f(w, t) = (1 - w) / t^T + w (pdReliefF); or
         I-RELIEF (Sun 2007, ``irelief.py``): soft neighbourhoods, a kernel
         of width ``sigma`` over every pair, iterated to a fixed point
-        (``max_iterations``, ``tolerance``; classification; the options of
-        visits and neighbours do not apply and k_nearest, random_state are
-        ignored; the result is an ``irelief.IReliefResult``, its trace one
-        row per iteration).
+        (``max_iterations``, ``tolerance``, ``damping``; classification;
+        the options of visits and neighbours do not apply and k_nearest,
+        random_state are ignored; the result is an
+        ``irelief.IReliefResult``, its trace one row per iteration).
     n_iterations : int, optional
         m, the number of instances visited, in the order
         ``default_rng(random_state).permutation(n)[:m]``; all when None.
@@ -118,6 +120,20 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     max_iterations, tolerance :
         I-RELIEF's: iterations at most, and the change ||w_new - w||_2
         below which it stops.
+    damping : "auto", None or float in (0, 1]
+        I-RELIEF's step: the fraction lambda of Sun's step each iteration
+        takes, w_new = normalised (1 - lambda) w + lambda T(w).  "auto"
+        (the default): Sun's iteration (lambda = 1) until the weights
+        oscillate, then halved as long as they do (down to 1/64); None:
+        Sun's iteration always; a number: that lambda throughout
+        (``irelief.irelief``).
+    device : {None, "cpu", "cuda", "auto"}
+        Where the visits run: this machine's cores ("cpu"; None: the
+        environment variable ORANGE3_RELIEF_DEVICE, else "cpu"), an NVIDIA
+        GPU ("cuda", the ``[gpu]`` extra; ``cuda.py``: the same weights to
+        ~1e-15), or the GPU where one is present and covers the run, else
+        the CPU with a warning once ("auto").  compat="weka" and I-RELIEF
+        run on the CPU.
 
     Returns
     -------
@@ -133,11 +149,16 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         neighbours=neighbours, trace_every=trace_every, n_jobs=n_jobs,
         speedups=speedups, statistics=statistics, compat=compat,
         distance_weights=distance_weights, max_iterations=max_iterations,
-        tolerance=tolerance)
+        tolerance=tolerance, damping=damping)
+    device = check_device(device)
     if options.variant == VARIANT_IRELIEF:
+        if device == "cuda":
+            raise ValueError("device='cuda' does not cover I-RELIEF; use "
+                             "device='cpu' or 'auto'.")
         return irelief(X, y, nominal, sigma=options.sigma,
                        max_iterations=options.max_iterations,
-                       tolerance=options.tolerance, progress=progress,
+                       tolerance=options.tolerance,
+                       damping=options.damping, progress=progress,
                        n_jobs=n_jobs, feature_names=feature_names)
     if options.compat == "weka":
         setup = weka_start(X, y, nominal, options, n_values, n_class_values,
@@ -145,7 +166,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
     else:
         setup = plan_run(X, y, nominal, options, feature_names, class_names)
     return run_setup(setup, progress=progress, status=status,
-                     kernels=kernels)
+                     kernels=kernels, device=device)
 
 
 def relieff_options(*, regression=False, variant="relieff",
@@ -154,7 +175,7 @@ def relieff_options(*, regression=False, variant="relieff",
                     T=None, neighbours="k", trace_every=None, n_jobs=None,
                     speedups=None, statistics=False, compat=None,
                     distance_weights=None, max_iterations=1000,
-                    tolerance=1e-3):
+                    tolerance=1e-3, damping="auto"):
     """The checked ``options.Options`` of ``relieff``'s keyword arguments
     (the same names and defaults); a ValueError that says what to change
     for one it does not accept."""
@@ -164,7 +185,8 @@ def relieff_options(*, regression=False, variant="relieff",
                          random_state=random_state, speedups=speedups,
                          statistics=statistics,
                          distance_weights=distance_weights,
-                         max_iterations=max_iterations, tolerance=tolerance)
+                         max_iterations=max_iterations, tolerance=tolerance,
+                         damping=damping)
 
 
 def start(X, y, nominal=None, *, feature_names=None, class_names=None,
@@ -181,18 +203,22 @@ def start(X, y, nominal=None, *, feature_names=None, class_names=None,
     return plan_run(X, y, nominal, checked, feature_names, class_names)
 
 
-def run_setup(setup, *, progress=None, status=None, kernels=None):
+def run_setup(setup, *, progress=None, status=None, kernels=None,
+              device=None):
     """Compute a planned run (the ``Setup`` of ``start``, or of
-    ``weka.start``) on this machine's threads and return the
-    ``ReliefResult``; ``progress``, ``status`` and ``kernels`` as in
-    ``relieff``."""
+    ``weka.start``) on this machine's threads or its GPU and return the
+    ``ReliefResult``; ``progress``, ``status``, ``kernels`` and ``device``
+    as in ``relieff``."""
     if progress is not None:
         progress(0.0)           # a cancel can act before the first batch
     run = Run(setup.order, setup.options.trace_every, progress)
+    gpu = on_gpu(setup, device)         # (an error before any work)
     if setup.hood is None:
         return finish(setup, run, nothing_learnt(setup, run))
     with threads(setup.options.n_jobs) as n_threads:
-        with local_backend(setup, n_threads, kernels, progress,
-                           status) as backend:
+        with local_backend(setup, n_threads, kernels, progress, status,
+                           "cuda" if gpu else "cpu") as backend:
             total = backend.run(run)
-    return backend.finish(run, total)
+    result = backend.finish(run, total)
+    result.device = "cuda" if gpu else "cpu"
+    return result

@@ -60,7 +60,8 @@ class Options:
     with ``distance_weights`` is VARIANT_FIXED; I-RELIEF VARIANT_IRELIEF),
     ``rule`` the neighbourhood rule (``rules.Rule``); ``distance_weights``
     the fixed weights of the distance (Iter's, one per feature) or None;
-    ``max_iterations`` and ``tolerance`` I-RELIEF's; ``n_iterations`` and
+    ``max_iterations``, ``tolerance`` and ``damping`` I-RELIEF's
+    (``damping`` "auto", None or a float); ``n_iterations`` and
     ``random_state`` are checked against the data when the run is planned
     (the number of instances bounds m; Weka takes its own seeds)."""
     variant: int
@@ -81,6 +82,7 @@ class Options:
     distance_weights: Optional[np.ndarray] = None
     max_iterations: int = 1000
     tolerance: float = 1e-3
+    damping: Any = "auto"
 
     def T_for(self, m):
         """pdReliefF's T for m visits (2 / ln m unless given); None for the
@@ -95,7 +97,7 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                   regression=False, compat=None, *, n_iterations=None,
                   random_state=0, speedups=None, statistics=False,
                   distance_weights=None, max_iterations=1000,
-                  tolerance=1e-3):
+                  tolerance=1e-3, damping="auto"):
     """The ``Options`` of a run, or a ValueError that says what to change
     for any option ``relieff`` does not accept (its arguments, with their
     names)."""
@@ -140,7 +142,8 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                          f"neighbours={_weka_rules()}.")
     code = VARIANTS[variant]
     if code == VARIANT_IRELIEF:
-        check_irelief_options(sigma, max_iterations, tolerance, regression)
+        damping = check_irelief_options(sigma, max_iterations, tolerance,
+                                        regression, damping)
         _refuse_for_irelief(neighbours=(neighbours, "k"),
                             misses=(misses, "per_class"),
                             weight_by_distance=(weight_by_distance, False),
@@ -158,12 +161,14 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                    chosen, bool(regression), compat, n_iterations,
                    random_state, ALL if speedups is None else speedups,
                    bool(statistics), distance_weights, max_iterations,
-                   tolerance)
+                   tolerance, damping)
 
 
-def check_irelief_options(sigma, max_iterations, tolerance, regression=False):
+def check_irelief_options(sigma, max_iterations, tolerance, regression=False,
+                          damping="auto"):
     """A ValueError that says what to change for an I-RELIEF option it does
-    not accept (``irelief.irelief``'s)."""
+    not accept (``irelief.irelief``'s); else ``damping`` checked
+    (``check_damping``)."""
     if regression:
         raise ValueError("I-RELIEF (Sun 2007) is defined for a discrete "
                          "class only; for a numeric target use "
@@ -177,6 +182,21 @@ def check_irelief_options(sigma, max_iterations, tolerance, regression=False):
         raise ValueError(f"tolerance, the change ||w_new - w||_2 below "
                          f"which I-RELIEF stops, must be a number >= 0 "
                          f"(e.g. 1e-3); got {tolerance!r}.")
+    return check_damping(damping)
+
+
+def check_damping(damping):
+    """I-RELIEF's ``damping`` checked: "auto", None, or a number in (0, 1]
+    (as a float); else a ValueError that says so."""
+    if damping is None or (isinstance(damping, str) and damping == "auto"):
+        return damping
+    if isinstance(damping, str) or not is_real(damping) \
+            or not 0 < damping <= 1:
+        raise ValueError(f"damping, the fraction of each I-RELIEF step "
+                         f"taken, must be 'auto' (damp oscillations only), "
+                         f"None (Sun's iteration) or a number in (0, 1]; "
+                         f"got {damping!r}.")
+    return float(damping)
 
 
 def _refuse_for_irelief(**given):

@@ -33,6 +33,8 @@ class ReliefResult:
         ``S1_miss``, ``S2_miss`` (0 for constant features, NaN for those
         with no known value) and the scalars ``W_hit``, ``Q_hit``,
         ``W_miss``, ``Q_miss``.
+    device : str
+        Where the visits ran: "cpu" or "cuda" (``relieff(device=...)``).
     """
     weights: np.ndarray
     trace: Optional[np.ndarray]
@@ -42,6 +44,7 @@ class ReliefResult:
     regression: bool
     n_dropped: int
     pair_sums: Optional[dict] = None
+    device: str = "cpu"
 
 
 def ranking(weights):

@@ -3,20 +3,24 @@ backends by name (``relieff(kernels=name)``), and ``FirstUse``, which picks
 the backend of each batch while the compiled kernels are not ready.
 
 compat="weka" takes Weka's backend whatever ``kernels`` says; a Dask client
-takes ``orangecontrib.relief.distributed``'s.
+takes ``orangecontrib.relief.distributed``'s.  ``device="cuda"`` takes the
+GPU's (``cuda.CudaBackend``); ``device="auto"`` takes it where a GPU is
+present and covers the run, else the CPU's, and says so once.
 """
 import os
 import time
 
-from . import warmup
+from . import cuda, warmup
 from .backend import Backend
 from .compiled import CompiledBackend, kernel_set
+from .cuda import CudaBackend
+from .messages import warn
 from .vectorised import VectorisedBackend
 from .weka import WekaBackend
 
 #: The local backends by name (a new one: its class here).
 BACKENDS = {backend.name: backend
-            for backend in (CompiledBackend, VectorisedBackend)}
+            for backend in (CompiledBackend, VectorisedBackend, CudaBackend)}
 # The environment variable that chooses the kernels when ``relieff`` is not
 # told (a name of BACKENDS; "auto" or unset: automatic).
 KERNELS_VARIABLE = "ORANGE3_RELIEF_KERNELS"
@@ -24,11 +28,14 @@ AUTOMATIC = "auto"
 
 
 def local_backend(setup, n_threads, kernels=None, progress=None,
-                  status=None):
-    """The backend that computes ``setup`` on ``n_threads`` threads:
-    Weka's for compat="weka"; otherwise the one ``kernels`` (or the
-    environment variable ORANGE3_RELIEF_KERNELS) names, or when neither
-    does, ``FirstUse`` (told ``progress`` and ``status``)."""
+                  status=None, device=None):
+    """The backend that computes ``setup`` on ``n_threads`` threads: the
+    GPU's for ``device`` "cuda" (or "auto" with a GPU that covers it;
+    ``cuda.check_device``); Weka's for compat="weka"; otherwise the one
+    ``kernels`` (or the environment variable ORANGE3_RELIEF_KERNELS) names,
+    or when neither does, ``FirstUse`` (told ``progress`` and ``status``)."""
+    if on_gpu(setup, device):
+        return CudaBackend(setup, n_threads)
     if setup.options.compat == "weka":
         return WekaBackend(setup, n_threads)
     name = kernels or os.environ.get(KERNELS_VARIABLE) or AUTOMATIC
@@ -43,6 +50,42 @@ def local_backend(setup, n_threads, kernels=None, progress=None,
         raise ValueError(f"The {name} kernels do not cover "
                          f"{chosen.uncovered}; use kernels='compiled'.")
     return chosen(setup, n_threads)
+
+
+def on_gpu(setup, device):
+    """Whether ``setup`` runs on the GPU for ``device`` (None: the
+    environment variable ORANGE3_RELIEF_DEVICE, else "cpu"): "cuda" must
+    (an error says what is missing or not covered), "auto" does where a GPU
+    is present and the run pays there (``cuda.auto_declines``), and
+    otherwise says once per process, per reason, that it runs on the
+    CPU."""
+    device = cuda.check_device(device)
+    if device == "cuda":
+        reason = cuda.unavailable_reason()
+        if reason is not None:
+            raise RuntimeError(reason)
+        if not CudaBackend.covers(setup):
+            raise ValueError(f"device='cuda' does not cover "
+                             f"{cuda.uncovered(setup)}; use device='cpu' "
+                             f"or 'auto'.")
+        return True
+    if device == "cpu":
+        return False
+    if cuda.available():
+        reason = cuda.auto_declines(setup)
+        if reason is None:
+            return True
+    else:
+        reason = cuda.unavailable_reason() or "numba's CUDA simulator " \
+            "(NUMBA_ENABLE_CUDASIM=1) is not a GPU"
+    if reason not in _SAID:
+        _SAID.add(reason)
+        warn(f"device='auto' runs on the CPU: {reason}", stacklevel=4)
+    return False
+
+
+# What device="auto" has said (once per process each).
+_SAID = set()
 
 
 # The kernel sets this process has run compiled (no marker needed again).

@@ -41,20 +41,21 @@ DENSE_MAX_VALUES = 5_000_000
 NO_SCREEN = Screen(False, 0.0, 0.0, np.zeros(0))
 
 
-def covers(prep):
+def covers(prep, any_size=False):
     """Whether this path reads ``prep``: dense data, or sparse data of at
-    most DENSE_MAX_VALUES values when densified."""
-    return not prep.sparse \
+    most DENSE_MAX_VALUES values when densified (``any_size``: any)."""
+    return not prep.sparse or any_size \
         or prep.group.shape[0] * prep.n_used <= DENSE_MAX_VALUES
 
 
-def dense_view(prep):
+def dense_view(prep, any_size=False):
     """``prep`` with dense arrays this path reads: itself for dense data, a
-    densified copy of small sparse data (values already divided by their
-    range: diffs are |x - y| either way), or None for large sparse data."""
+    densified copy of sparse data of at most DENSE_MAX_VALUES values (with
+    ``any_size``, of any size; values already divided by their range: diffs
+    are |x - y| either way), or None for larger sparse data."""
     if not prep.sparse:
         return prep
-    if not covers(prep):
+    if not covers(prep, any_size):
         return None
     n, a = prep.group.shape[0], prep.n_used
     rows = prep.sp
@@ -69,7 +70,7 @@ def dense_view(prep):
         sparse=False)
 
 
-def _expected_abs(law, prefix, v):
+def expected_diff(law, prefix, v):
     """E|X - v| for X uniform over the sorted sample ``law`` (prefix sums
     ``prefix``), for every value of ``v`` (RELIEF-D, numeric); the same
     arithmetic as ``diffs.expected_abs``."""
@@ -81,7 +82,7 @@ def _expected_abs(law, prefix, v):
             - v * (count - below)) / count
 
 
-def _law(tables, f, c):
+def class_law(tables, f, c):
     """The sorted known values of numeric feature f in class c, and their
     prefix sums (``prepare.MissingTables``)."""
     start, count = tables.num_start[f, c], tables.num_count[f, c]
@@ -98,11 +99,11 @@ def _numeric_missing(f, r, x, group, tables, xr, cr):
     known = x == x
     if xr == xr:
         for c in np.unique(group[~known]):
-            law, prefix = _law(tables, f, c)
-            out[~known & (group == c)] = _expected_abs(law, prefix, xr)
+            sample, prefix = class_law(tables, f, c)
+            out[~known & (group == c)] = expected_diff(sample, prefix, xr)
         return out
-    law, prefix = _law(tables, f, cr)
-    out[known] = _expected_abs(law, prefix, x[known])
+    sample, prefix = class_law(tables, f, cr)
+    out[known] = expected_diff(sample, prefix, x[known])
     out[~known] = tables.num_both[f, cr, group[~known]]
     return out
 

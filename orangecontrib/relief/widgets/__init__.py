@@ -4,14 +4,15 @@ Relief
 ======
 
 Widgets of the Relief family of feature weighting algorithms: ReliefF,
-dReliefF and pdReliefF.
+dReliefF, pdReliefF and I-RELIEF.
 """
 import sysconfig
 
 NAME = "Relief"
 
-DESCRIPTION = ("Relief feature weighting (ReliefF, dReliefF, pdReliefF) and tools "
-               "to judge feature weights (Relief Evaluation, Relief Benchmarks).")
+DESCRIPTION = ("Relief feature weighting (ReliefF, dReliefF, pdReliefF, I-RELIEF) "
+               "and tools to judge feature weights (Relief Evaluation, Relief "
+               "Benchmarks).")
 
 BACKGROUND = "#C3E6A7"
 

@@ -5,6 +5,10 @@ run it off the GUI thread when data is connected, and show what came back:
 a sortable table of weights with a bar per weight and a convergence plot of
 the running estimates (the engine's trace). All the numbers come from the
 scorer; nothing here computes a weight.
+
+Where a GPU can run the scorer (``core.cuda.available()``, checked when the
+widget is created), a "Compute on" choice offers it by name; without one the
+choice is hidden and the scorer runs on the CPU.
 """
 from types import SimpleNamespace
 from typing import Optional
@@ -32,7 +36,7 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.core import collect_warnings, warmup
+from orangecontrib.relief.core import collect_warnings, cuda, warmup
 from orangecontrib.relief.core.rules import RULES
 from orangecontrib.relief.scoring import (CovariatesToMetas, SelectSignificant,
                                           covariates_to_metas)
@@ -231,6 +235,9 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     #: the scorer class from orangecontrib.relief.scoring
     SCORER = None
+    #: the default height, and the height it grows by when the "Compute on"
+    #: row is shown (so that the controls still fit without scrolling)
+    HEIGHT, DEVICE_ROW_HEIGHT = 810, 34
     #: whether the widget has controls for pdReliefF's T
     HAS_T = False
 
@@ -253,6 +260,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         too_few_instances = Msg(
             "At least two instances with a known target are needed.")
         compute_failed = Msg("{}")
+        gpu_failed = Msg("The GPU run failed: {}\nChoose \"Compute on: "
+                         "CPU\" to run on this computer's processor.")
 
     class Warning(OWWidget.Warning):
         k_larger_than_class = Msg(
@@ -302,6 +311,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     percent_selected = Setting(50)
     n_plotted = Setting(5)
     auto_apply = Setting(True)
+    #: run on the GPU ("Compute on"), where one is present
+    use_gpu = Setting(False)
     #: attributes or metas NPDR adjusts for (saved by name, per domain)
     covariates = ContextSetting([])
 
@@ -333,6 +344,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.result = None       # the last ReliefResult shown
         self._result_key = None  # parameters and data it was computed for
         self.test = self.stability = None   # the last statistics shown
+        # the GPU offered by "Compute on" (None: none, the choice is hidden)
+        self.gpu_name = cuda.device_name() if cuda.available() else None
         self._setup_gui()
         self._enable_k_controls()
         self._update_cost_label()
@@ -391,6 +404,19 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self._grid_spin(rb, grid, 1, "random_state", 0, 2 ** 31 - 1,
                         self._params_changed, column=2,
                         tooltip="Seed of the visiting order.")
+        # (the combo shows a position; the setting keeps a bool)
+        self.device_position = int(bool(self.use_gpu))
+        self.device_combo = gui.comboBox(
+            box, self, "device_position", label="Compute on:",
+            orientation=Qt.Horizontal,
+            items=("CPU", f"GPU: {self.gpu_name}"),
+            # (a long GPU name must not widen the control area)
+            contentsLength=20, callback=self._device_changed,
+            tooltip="Where the visits (and the significance tests' refits) "
+                    "run: this computer's processor, or its NVIDIA GPU. "
+                    "Both give the same weights; Weka's numbers are "
+                    "computed on the CPU.")
+        self.device_combo.box.setVisible(self.gpu_name is not None)
 
         if self.HAS_T:
             box = gui.vBox(self.controlArea, "Progressive Weighting")
@@ -448,6 +474,26 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.covariate_view.setFixedHeight(54)
         self.cost_label = gui.widgetLabel(box, "")
 
+        rb, grid = self._selection_box()
+        self.q_radio = gui.appendRadioButton(rb, "q < α:", addToLayout=False)
+        grid.addWidget(self.q_radio, 2, 0)
+        alpha = gui.doubleSpin(None, self, "alpha", 0.001, 0.5, 0.01,
+                               decimals=3, controlWidth=80,
+                               alignment=Qt.AlignRight,
+                               callback=self._set_select_q,
+                               addToLayout=False)
+        grid.addWidget(alpha, 2, 1)
+
+        self.rankview = RankIntervalPlot(self)
+        self.rankview.hide()
+        self._plot_box_and_views(ConvergencePlot(self), self.rankview)
+        self.resize(880, self.HEIGHT + (self.DEVICE_ROW_HEIGHT
+                                        if self.gpu_name is not None else 0))
+
+    def _selection_box(self):
+        """The *Selected Features* box with its top N and top % rows: the
+        radio buttons of ``select_percent`` and their grid (a widget adds
+        rows below)."""
         box = gui.vBox(self.controlArea, "Selected Features")
         rb, grid = self._radio_grid(box, "select_percent",
                                     self._selection_changed)
@@ -459,15 +505,13 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                              addToLayout=False), 1, 0)
         self._grid_spin(rb, grid, 1, "percent_selected", 1, 100,
                         self._set_select_percent)
-        self.q_radio = gui.appendRadioButton(rb, "q < α:", addToLayout=False)
-        grid.addWidget(self.q_radio, 2, 0)
-        alpha = gui.doubleSpin(None, self, "alpha", 0.001, 0.5, 0.01,
-                               decimals=3, controlWidth=80,
-                               alignment=Qt.AlignRight,
-                               callback=self._set_select_q,
-                               addToLayout=False)
-        grid.addWidget(alpha, 2, 1)
+        return rb, grid
 
+    def _plot_box_and_views(self, *plots):
+        """The end of every Relief widget's layout: the *Plot* box (how
+        many features the plot shows), Cancel and Apply, and the main area,
+        the table of weights above ``plots`` in a vertical splitter (the
+        first plot is ``self.plotview``, the convergence plot)."""
         box = gui.vBox(self.controlArea, "Plot")
         gui.spin(box, self, "n_plotted", 1, 20, label="Features shown:",
                  controlWidth=80, alignment=Qt.AlignRight,
@@ -485,19 +529,16 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.model = WeightsModel(parent=self)
         self.view = WeightsView(self)
         self.view.setModel(self.model)
-        self.plotview = ConvergencePlot(self)
-        self.rankview = RankIntervalPlot(self)
-        self.rankview.hide()
+        self.plotview = plots[0]
         splitter = QSplitter(Qt.Vertical, self.mainArea)
         splitter.addWidget(self.view)
-        splitter.addWidget(self.plotview)
-        splitter.addWidget(self.rankview)
+        for plot in plots:
+            splitter.addWidget(plot)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 1)
         splitter.setChildrenCollapsible(False)
         self.mainArea.layout().addWidget(splitter)
         self.view.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
-        self.resize(880, 810)
 
     def _radio_grid(self, box, value, callback):
         """Radio buttons for `value` laid out in a grid (button, spin)."""
@@ -524,10 +565,22 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         """k and the rank weights belong to the k-nearest rule, the only
         one Weka has."""
         self.rule_combo.setDisabled(bool(self.weka_compat))
+        # (Weka's numbers come from Weka's loop, on the CPU)
+        self.device_combo.setDisabled(bool(self.weka_compat))
         k_rule = RULES[self.rule].uses_k or self.weka_compat
         for control in (self.k_spin, self.sigma_spin):
             control.box.setEnabled(k_rule) if hasattr(control, "box") \
                 else control.setEnabled(k_rule)
+
+    def _device_changed(self):
+        self.use_gpu = bool(self.device_position)
+        self._params_changed()
+
+    def device(self) -> str:
+        """The scorer's ``device``: "cuda" when "Compute on" chooses the GPU
+        (offered only where one is present), else "cpu"."""
+        return "cuda" if self.use_gpu and self.gpu_name is not None \
+            else "cpu"
 
     def _params_changed(self):
         if self.HAS_T:
@@ -670,7 +723,9 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                       misses=self.MISSES[0 if self.weka_compat
                                          else self.misses_any],
                       neighbours="k" if self.weka_compat else rule,
-                      compat="weka" if self.weka_compat else None)
+                      compat="weka" if self.weka_compat else None,
+                      # (Weka's numbers: Weka's loop, on the CPU)
+                      device="cpu" if self.weka_compat else self.device())
         if self.HAS_T:
             params["T"] = self.T if self.custom_T else None
         return params
@@ -836,6 +891,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             self.cancel()
             self._set_running(False)
             self.Error.compute_failed.clear()
+            self.Error.gpu_failed.clear()
             self.Warning.scorer_warning.clear()
             self.result = self._result_key = None
             self.clear_view()
@@ -848,6 +904,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             return
         self.cancel()
         self.Error.compute_failed.clear()
+        self.Error.gpu_failed.clear()
         self.Warning.scorer_warning.clear()
         self.result = self.test = self.stability = None
         self._result_key = key
@@ -895,10 +952,15 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.result = self._result_key = None
         if isinstance(ex, (ValueError, MemoryError)):
             self.Error.compute_failed(str(ex) or type(ex).__name__)
-            self.clear_view()
-            self.send_data_outputs()
+        elif self.scorer_params()["device"] == "cuda" and (
+                isinstance(ex, RuntimeError)
+                or type(ex).__module__.startswith("numba")):
+            # (the engine's RuntimeError, or the CUDA driver's own error)
+            self.Error.gpu_failed(str(ex) or type(ex).__name__)
         else:
             raise ex
+        self.clear_view()
+        self.send_data_outputs()
 
     def onDeleteWidget(self):
         self.shutdown()
@@ -1027,6 +1089,9 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                   ("Random seed", self.random_state),
                   ("Numbers", "Weka's ReliefFAttributeEval"
                    if self.weka_compat else "this add-on's definitions")]
+        if self.gpu_name is not None:
+            items.append(("Computed on", f"GPU: {self.gpu_name}"
+                          if params["device"] == "cuda" else "CPU"))
         if self.HAS_T:
             items.append(("T", f"{self.T:g}" if self.custom_T
                           else "2 / ln m (default)"))

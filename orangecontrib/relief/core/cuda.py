@@ -1,0 +1,478 @@
+"""The GPU backend: a run's visits on an NVIDIA GPU (``relieff(device="cuda")``),
+through numba-cuda (the optional ``[gpu]`` extra).
+
+The same contract as the CPU engine, step by step, in float64
+(``cuda_kernels.py``): a batch of visits at a time, the distances from each
+visit to every instance (tiled; no n x n matrix), each group's neighbours
+with tied slots shared (or a radius rule's), and the update rows, which come
+back to be added in visiting order (``backend.add_updates``), so the sums are
+the CPU's to rounding (~1e-15).  dReliefF and pdReliefF (and ReliefF with
+fixed distance weights) visit one instance at a time with the distance
+weights of the estimate so far (``estimates.step_weights``, on the host).
+
+What it covers: dense and sparse data (sparse data is densified on the
+device), numeric and nominal features, missing values (RELIEF-D, from
+lookup tables built on the host), classification and regression, ReliefF,
+Relief-E, rank weights, every neighbourhood rule, the feedback variants,
+STIR's sums, m < n.  Not: compat="weka" (Weka's own loop, CPU only).
+
+Device memory: the data (n x a float64 and the nominal codes) plus, per
+batch, the distances and neighbour lists of its visits (batch x n); the
+batch is cut to fit.  Data that does not fit raises a MemoryError that says
+how much it needs.
+
+``available()`` says whether a GPU can be used; ``device_name()`` names it.
+Under numba's simulator (``NUMBA_ENABLE_CUDASIM=1``) ``device="cuda"`` runs
+the kernels on the CPU (tests), but ``device="auto"`` does not take it.
+"""
+import os
+import time
+from collections import defaultdict
+from contextlib import contextmanager
+
+import numpy as np
+from numba.core import config
+
+from .backend import Backend, add_updates
+from .estimates import VARIANT_RELIEFF, estimate, step_weights
+from .neighbours import MODE_ANY, MODE_REGRESSION, RULE_K, RULE_SURF, \
+    RULE_SURF_STAR
+from .vectorised import class_law, dense_view, expected_diff
+
+#: What ``device=`` accepts.
+DEVICES = ("cpu", "cuda", "auto")
+# The environment variable that chooses the device when ``relieff`` is not
+# told (one of DEVICES; unset: the CPU).
+DEVICE_VARIABLE = "ORANGE3_RELIEF_DEVICE"
+# The most bytes of device memory a batch's distances and lists may take.
+BATCH_DEVICE_BYTES = 2 << 30
+# device="auto" takes the GPU for runs of at least this many terms (visits
+# x instances x features): at 10,000 x 500 (5e10) an H100 took 0.10 s and
+# 16 CPU cores 0.37 s; below 1e9 the GPU's fixed costs (sending the data,
+# launches) are as long as the run (doc/gpu.md)
+AUTO_MIN_TERMS = 10 ** 9
+# The share of the free device memory a run may take.
+MEMORY_SHARE = 0.8
+
+# Seconds per step of the GPU runs in this process, when the environment
+# variable ORANGE3_RELIEF_CUDA_PROFILE is set (each step then waits for the
+# GPU to finish: benchmarks/bench_gpu.py's breakdown)
+PROFILE = defaultdict(float)
+
+_MISSING = ("device='cuda' needs the optional GPU support: pip install "
+            "'orange3-relief[gpu]' (numba-cuda), and an NVIDIA GPU with its "
+            "driver")
+
+
+def _numba_cuda():
+    """numba's CUDA module, or None without numba-cuda."""
+    try:
+        from numba import cuda
+    except Exception:                   # (ImportError, a broken toolkit)
+        return None
+    return cuda
+
+
+def simulated():
+    """Whether numba's CUDA simulator stands in for a GPU
+    (NUMBA_ENABLE_CUDASIM=1 when numba was imported)."""
+    return bool(config.ENABLE_CUDASIM)
+
+
+# Whether neighbours are chosen by a block of threads a visit
+# (``cuda_kernels.k_nearest_block``, ``within_radius_block``) where they
+# apply, or by one thread a visit: numba's simulator runs every thread as a
+# Python thread, and the block kernels' barriers are slow there (the tests
+# run them on their own)
+BLOCK_SELECTION = not simulated()
+
+
+def unavailable_reason():
+    """Why ``device="cuda"`` cannot run here (None: it can)."""
+    cuda = _numba_cuda()
+    if cuda is None:
+        return _MISSING + "; numba-cuda is not installed."
+    try:
+        if cuda.is_available():
+            return None
+    except Exception as error:          # a driver that fails to load
+        return f"{_MISSING}; the CUDA driver failed: {error}"
+    return _MISSING + "; no CUDA GPU was found."
+
+
+def available():
+    """Whether ``device="auto"`` runs on a GPU here: a real one (not the
+    simulator) with numba-cuda."""
+    return not simulated() and unavailable_reason() is None
+
+
+def device_name():
+    """The GPU's name (e.g. 'NVIDIA H100 80GB HBM3'), or None."""
+    if unavailable_reason() is not None:
+        return None
+    if simulated():
+        return "CUDA simulator"
+    name = _numba_cuda().get_current_device().name
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
+def check_device(device):
+    """``device`` checked: one of DEVICES (None: the environment variable
+    ORANGE3_RELIEF_DEVICE, else "cpu")."""
+    if device is None:
+        device = os.environ.get(DEVICE_VARIABLE) or "cpu"
+    if device not in DEVICES:
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'auto'; got "
+                         f"{device!r}.")
+    return device
+
+
+def uncovered(setup):
+    """What of ``setup`` the GPU backend does not compute (None: it covers
+    it)."""
+    if setup.options.compat == "weka":
+        return "compat='weka' (Weka's own loop runs on the CPU)"
+    return None
+
+
+def auto_declines(setup):
+    """Why ``device="auto"`` keeps ``setup`` on the CPU although a GPU is
+    present (None: it takes the GPU).  Measured on an H100 against 16 CPU
+    cores (doc/gpu.md): dReliefF and pdReliefF, one visit at a time, ran 5x
+    slower on the GPU (each visit waits for its launches); runs of fewer
+    than AUTO_MIN_TERMS terms (visits x instances x features) end sooner on
+    the CPU than the GPU's kernels compile and its data is sent."""
+    reason = uncovered(setup)
+    if reason is not None:
+        return reason
+    if setup.variant != VARIANT_RELIEFF:
+        return ("dReliefF, pdReliefF and fixed distance weights visit one "
+                "instance at a time, faster on the CPU in this version")
+    n, a = setup.shape
+    if setup.order.shape[0] * n * a < AUTO_MIN_TERMS:
+        return "runs this small end sooner on the CPU"
+    return None
+
+
+def _free_memory(cuda):
+    """Free device memory in bytes (the simulator: plenty)."""
+    if simulated():
+        return 1 << 40
+    free, _ = cuda.current_context().get_memory_info()
+    return free
+
+
+def _gib(size):
+    return f"{size / 2 ** 30:.2f} GiB"
+
+
+@contextmanager
+def _step(cuda, name):
+    """Time step ``name`` into PROFILE when profiling (see PROFILE)."""
+    if not os.environ.get("ORANGE3_RELIEF_CUDA_PROFILE"):
+        yield
+        return
+    cuda.synchronize()
+    started = time.perf_counter()
+    yield
+    cuda.synchronize()
+    PROFILE[name] += time.perf_counter() - started
+
+
+class _Tables:
+    """RELIEF-D on the device: the laws of the numeric features that have
+    missing values (``prepare.MissingTables``) as arrays the kernels look
+    up.  ``visit_missing[c, col, j]``: E|X - x_j| for X of R's class c when
+    R's value is missing; ``near_missing(rows)[b, col, c]``: E|X - x_R| for
+    X of class c when I_j's value is missing."""
+
+    def __init__(self, prep, cuda):
+        tables = prep.missing
+        n, n_classes = prep.group.shape[0], prep.n_classes
+        num = prep.num
+        self.columns = np.flatnonzero(np.isnan(num).any(axis=0)) \
+            if num.size else np.zeros(0, np.int64)
+        self.column_of = np.full(max(num.shape[1], 1), -1, np.int64)
+        self.column_of[self.columns] = np.arange(self.columns.shape[0])
+        self.prep = prep
+        visit = np.zeros((n_classes, max(len(self.columns), 1), n))
+        for col, f in enumerate(self.columns):
+            known = ~np.isnan(num[:, f])
+            for c in range(n_classes):
+                sample, prefix = class_law(tables, f, c)
+                visit[c, col, known] = expected_diff(sample, prefix,
+                                                     num[known, f])
+        self.d_visit = cuda.to_device(visit)
+        self.d_column_of = cuda.to_device(self.column_of)
+        self.d_num_both = cuda.to_device(np.ascontiguousarray(
+            tables.num_both if tables.num_both.size else np.zeros((1, 1, 1))))
+        self.d_nom_prob = cuda.to_device(np.ascontiguousarray(
+            tables.nom_prob if tables.nom_prob.size else np.zeros((1, 1, 1))))
+        self.d_nom_both = cuda.to_device(np.ascontiguousarray(
+            tables.nom_both if tables.nom_both.size else np.zeros((1, 1, 1))))
+
+    def near_missing(self, rows):
+        """(len(rows), columns, classes): E|X_c - x_R| for each visit R."""
+        prep = self.prep
+        out = np.zeros((len(rows), max(len(self.columns), 1),
+                        prep.n_classes))
+        for col, f in enumerate(self.columns):
+            xr = prep.num[rows, f]
+            known = ~np.isnan(xr)
+            for c in range(prep.n_classes):
+                sample, prefix = class_law(prep.missing, f, c)
+                out[known, col, c] = expected_diff(sample, prefix, xr[known])
+        return out
+
+
+class CudaBackend(Backend):
+    """The GPU (see the module docstring)."""
+    name = "cuda"
+    uncovered = "compat='weka'"
+
+    @classmethod
+    def covers(cls, setup):
+        return uncovered(setup) is None
+
+    def __init__(self, setup, n_threads=1):
+        super().__init__(setup, n_threads)
+        reason = unavailable_reason()
+        if reason is not None:
+            raise RuntimeError(reason)
+        if not self.covers(setup):
+            raise ValueError(f"device='cuda' does not cover "
+                             f"{uncovered(setup)}; use device='cpu'.")
+        from numba import cuda
+        from . import cuda_kernels
+        self.cuda, self.kernels = cuda, cuda_kernels
+        prep = dense_view(setup.prep, any_size=True)
+        self.prep, self.hood = prep, setup.hood
+        n, a = prep.group.shape[0], prep.n_used
+        self.n, self.a = n, a
+        codes = prep.nom.astype(np.int32)
+        data_bytes = prep.num.nbytes + codes.nbytes + 16 * n
+        free = int(_free_memory(cuda) * MEMORY_SHARE)
+        # a batch needs per visit: distances (8 n), the list (4 n), the
+        # coefficients and sorted distances (16 n)
+        per_visit = 28 * n + 8 * (setup.width + setup.n_sums)
+        if data_bytes + per_visit > free:
+            raise MemoryError(
+                f"The data needs {_gib(data_bytes + per_visit)} of GPU memory "
+                f"({n} x {a} values as float64, and one visit's distances); "
+                f"the GPU has {_gib(free / MEMORY_SHARE)} free.  Use "
+                f"device='cpu', or fewer instances or features.")
+        self.batch = int(max(1, min((free - data_bytes) // per_visit,
+                                    BATCH_DEVICE_BYTES // per_visit,
+                                    setup.order.shape[0])))
+        self.d_x = cuda.to_device(np.ascontiguousarray(
+            prep.num if prep.num.shape[1] else np.zeros((n, 0))))
+        self.d_codes = cuda.to_device(np.ascontiguousarray(
+            codes if codes.shape[1] else np.zeros((n, 0), codes.dtype)))
+        self.d_group = cuda.to_device(np.ascontiguousarray(prep.group))
+        self.d_target = cuda.to_device(np.ascontiguousarray(
+            prep.target if setup.regression else np.zeros(n), dtype=float))
+        hood = setup.hood
+        self.d_rank = cuda.to_device(np.ascontiguousarray(
+            hood.rank_weights if hood.rank_weights.size else np.ones(1)))
+        self.d_factor = cuda.to_device(np.ascontiguousarray(
+            hood.class_factor, dtype=float))
+        counts = np.bincount(prep.group, minlength=max(prep.n_classes, 1))
+        self.d_group_start = cuda.to_device(
+            np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
+        self.tables = _Tables(prep, cuda) if prep.has_missing else None
+        self.d_ones = cuda.to_device(np.ones(max(a, 1)))
+        self.width = setup.width + setup.n_sums
+        self.d_w = cuda.device_array(max(a, 1))
+        self.d_no_near = cuda.to_device(np.zeros((1, 1, 1)))
+        self.buffers, self.capacity = None, 0
+
+    def close(self):
+        """Release the device memory (numba frees an array when its last
+        reference goes)."""
+        self.buffers, self.capacity = None, 0
+        self.d_x = self.d_codes = self.tables = None
+        super().close()
+
+    def largest_batch(self):
+        """The GPU takes large batches: the memory limit cuts them."""
+        return max(super().largest_batch(), 1 << 16)
+
+    # ------------------------------------------------------------------
+    def visit(self, rows, done, total, trace):
+        setup = self.setup
+        if setup.variant != VARIANT_RELIEFF:
+            return self._feedback(rows, done, total, trace)
+        upd = self.update_buffer(len(rows))
+        for start in range(0, len(rows), self.batch):
+            part = rows[start:start + self.batch]
+            upd[start:start + len(part)] = self.update_rows(part, self.d_ones,
+                                                            ones=True)
+        return add_updates(setup, upd, done, total, trace)
+
+    def _feedback(self, rows, done, total, trace):
+        """dReliefF / pdReliefF (and fixed distance weights): one visit at a
+        time, its distance weights from the estimate so far
+        (``vectorised.feedback_rows``, here with the GPU's steps)."""
+        setup = self.setup
+        a, n = self.a, self.n
+        current, w = np.empty(a), np.empty(a)
+        written = 0
+        every = setup.options.trace_every
+        for b, r in enumerate(rows):
+            t = done + b + 1
+            step_weights(total, t, setup.variant, float(setup.T or 0.0),
+                         setup.regression, current, w, n,
+                         setup.distance_weights)
+            self.d_w.copy_to_device(w)
+            total += self.update_rows(np.array([r]), self.d_w, ones=False,
+                                      w=w)[0]
+            if every and t % every == 0:
+                estimate(total, t, setup.regression, trace[written])
+                written += 1
+        return written
+
+    # ------------------------------------------------------------------
+    def _buffers(self, count):
+        """The device arrays of a batch of ``count`` visits (kept and
+        reused; grown when a larger batch comes): distances, neighbour
+        lists, their coefficients and distances, counts, the constant of
+        each visit and the update rows."""
+        if count > self.capacity:
+            cuda, n, hood = self.cuda, max(self.n, 1), self.hood
+            self.buffers = None
+            self.capacity = count
+            segments = hood.n_groups if hood.rule == RULE_K else 1
+            self.buffers = dict(
+                dist=cuda.device_array((count, n)),
+                chosen=cuda.device_array((count, n), np.int32),
+                coef=cuda.device_array((count, n)),
+                member_dist=cuda.device_array((count, n))
+                if hood.rule == RULE_K else None,
+                heap=cuda.device_array((count * hood.n_groups,
+                                        max(hood.k, 1)))
+                if hood.rule == RULE_K and not (
+                    hood.k <= self.kernels.KMAX and BLOCK_SELECTION)
+                else None,
+                counts=cuda.device_array((count, segments), np.int64),
+                starts=cuda.to_device(np.zeros((count, segments),
+                                               np.int64)),
+                constant=cuda.to_device(np.zeros(count)),
+                out=cuda.device_array((count, self.width)))
+        rows = dict(heap=count * self.hood.n_groups)
+        return {key: None if value is None else value[:rows.get(key, count)]
+                for key, value in self.buffers.items()}
+
+    def update_rows(self, rows, d_w, ones, w=None):
+        """The update rows (len(rows) x width) of visiting ``rows`` with
+        distance weights ``d_w`` on the device, ``w`` on the host (None:
+        all 1; ``ones``: ReliefF, whose complete data takes the tiled
+        distances)."""
+        cuda, k = self.cuda, self.kernels
+        setup, hood = self.setup, self.hood
+        count, n = len(rows), self.n
+        tables = self.tables
+        buf = self._buffers(count)
+        with _step(cuda, "upload"):
+            d_rows = cuda.to_device(np.ascontiguousarray(rows, np.int64))
+            d_near = self.d_no_near if tables is None \
+                else cuda.to_device(tables.near_missing(rows))
+        missing = self._missing_arrays()
+        dist = buf["dist"]
+        with _step(cuda, "distances"):
+            if tables is None and (ones or count > 1):
+                grid = ((count + k.TILE - 1) // k.TILE,
+                        (n + k.TILE - 1) // k.TILE)
+                k.tiled_distances[grid, (k.SIDE, k.SIDE)](
+                    self.d_x, self.d_codes, d_rows, d_w, dist)
+            else:
+                blocks = (count * n + k.PAIRS_PER_BLOCK - 1) \
+                    // k.PAIRS_PER_BLOCK
+                k.pair_distances[blocks, k.PAIR_THREADS](
+                    self.d_x, self.d_codes, d_rows, d_w, self.d_group,
+                    tables is not None, d_near, *missing, dist)
+        chosen, coef, counts = buf["chosen"], buf["coef"], buf["counts"]
+        constant, starts = buf["constant"], buf["starts"]
+        groups = hood.n_groups
+        with _step(cuda, "neighbours"):
+            if hood.rule == RULE_K and hood.k <= k.KMAX and BLOCK_SELECTION:
+                k.k_nearest_block[count * groups, k.VISIT_THREADS](
+                    dist, d_rows, self.d_group, hood.mode, groups, hood.k,
+                    self.d_rank, self.d_factor, self.d_group_start, chosen,
+                    buf["member_dist"], coef, counts)
+            elif hood.rule == RULE_K:
+                threads = 128
+                k.k_nearest[(count * groups + threads - 1) // threads,
+                            threads](
+                    dist, d_rows, self.d_group, hood.mode, groups, hood.k,
+                    self.d_rank, self.d_factor, self.d_group_start,
+                    buf["heap"], chosen, buf["member_dist"], coef, counts)
+            elif 2 * groups <= k.MAX_BUCKETS and BLOCK_SELECTION:
+                k.within_radius_block[count, k.VISIT_THREADS](
+                    dist, d_rows, self.d_group, hood.mode, groups, hood.rule,
+                    cuda.to_device(self._surf_radius(count, w)),
+                    self.d_factor, chosen, coef, counts, constant)
+            else:
+                threads = 128
+                buckets = cuda.device_array((count, 2 * groups), np.int64)
+                k.within_radius[(count + threads - 1) // threads, threads](
+                    dist, d_rows, self.d_group, hood.mode, groups, hood.rule,
+                    cuda.to_device(self._surf_radius(count, w)),
+                    self.d_factor, buckets, chosen, coef, counts, constant)
+            if hood.rule == RULE_K:
+                starts = cuda.to_device(self._group_starts(rows))
+        if not self.a:
+            return np.zeros((count, self.width))
+        out = buf["out"]
+        with _step(cuda, "updates"):
+            grid = ((self.a + k.FEATURES_PER_BLOCK - 1)
+                    // k.FEATURES_PER_BLOCK, count)
+            k.updates[grid, k.FEATURES_PER_BLOCK](
+                self.d_x, self.d_codes, d_rows, self.d_group, self.d_target,
+                setup.regression, setup.n_sums > 0, tables is not None,
+                d_near, *missing, starts, counts, chosen, coef, constant,
+                out)
+        with _step(cuda, "download"):
+            return out.copy_to_host()
+
+    def _surf_radius(self, count, w):
+        """SURF's radius sum_A w_A pair_means[A] for each of ``count``
+        visits (summed in order, as ``neighbours.radius``; 0: not SURF)."""
+        hood = self.hood
+        radius = np.zeros(count)
+        if hood.rule in (RULE_SURF, RULE_SURF_STAR):
+            weights = np.ones(self.a) if w is None else w
+            centre = 0.0
+            for f in range(weights.shape[0]):
+                centre += weights[f] * hood.pair_means[f]
+            radius[:] = centre
+        return radius
+
+    def _missing_arrays(self):
+        """The RELIEF-D tables the kernels read after ``near_missing``."""
+        t = self.tables
+        if t is None:
+            if not hasattr(self, "_no_tables"):
+                cuda = self.cuda
+                self._no_tables = (cuda.to_device(np.zeros((1, 1, 1))),
+                                   cuda.to_device(np.zeros((1, 1, 1))),
+                                   cuda.to_device(np.zeros(1, np.int64)),
+                                   cuda.to_device(np.zeros((1, 1, 1))),
+                                   cuda.to_device(np.zeros((1, 1, 1))))
+            return self._no_tables
+        return (t.d_visit, t.d_num_both, t.d_column_of, t.d_nom_prob,
+                t.d_nom_both)
+
+    def _group_starts(self, rows):
+        """Where each neighbour group of each visit starts in its list
+        (``cuda_kernels.k_nearest``)."""
+        hood, group = self.hood, self.prep.group
+        counts = np.bincount(group, minlength=max(self.prep.n_classes, 1))
+        if hood.mode == MODE_REGRESSION:
+            starts = np.zeros((len(rows), 1), np.int64)
+        elif hood.mode == MODE_ANY:
+            starts = np.zeros((len(rows), 2), np.int64)
+            starts[:, 1] = counts[group[rows]]
+        else:
+            starts = np.tile(np.concatenate([[0], np.cumsum(counts)[:-1]]),
+                             (len(rows), 1)).astype(np.int64)
+        return starts

@@ -1,0 +1,695 @@
+"""The CUDA kernels of the GPU backend (``cuda.py``), written with numba-cuda.
+
+Each kernel is one step of a visit of the contract (``doc/semantics.md``),
+the same arithmetic as the CPU engine's, in float64:
+
+* ``tiled_distances``: delta(R, I_j) = sum_A w_A diff(A, R, I_j) from a batch
+  of visits to every instance, on complete data, in tiles of 64 visits x 64
+  instances (each thread 4 x 4 of them) over chunks of 16 features staged
+  in shared memory: no n x n matrix, the distances of one batch only;
+* ``pair_distances``: the same sum for any data (RELIEF-D where a value is
+  missing) and for one visit at a time (dReliefF, pdReliefF), 32 threads a
+  pair;
+* ``k_nearest_block``: each group's k nearest, those tied with the k-th
+  (within TIE_RTOL) sharing its slots, with their influences
+  (``neighbours.shares``, ``neighbours.group_sign``), a block of threads a
+  (visit, group); ``k_nearest``, one thread a (visit, group), for k > KMAX;
+* ``within_radius_block``: the radius rules (``neighbours.radius``,
+  ``neighbours._within_radius``), a block a visit; ``within_radius``, one
+  thread a visit, for more than MAX_BUCKETS / 2 groups;
+* ``updates``: a visit's update row, sum_j coef_j diff(A, R, I_j) (RReliefF's
+  three sums, STIR's pair sums), one thread a (visit, feature).
+
+Distances are summed in another order than on the CPU, so they differ by
+rounding (~1e-16 relative); the tie rule's tolerance (TIE_RTOL = 1e-10)
+makes the neighbours the same, and the weights agree to ~1e-15.
+
+The module compiles nothing until a kernel is first launched; under
+``NUMBA_ENABLE_CUDASIM=1`` numba's simulator runs the same code on the CPU
+(tests).
+"""
+import math
+
+from numba import cuda, float64, int32
+from numba.core import config
+from .distances import TIE_RTOL
+from .neighbours import (MODE_ANY, MODE_REGRESSION, RULE_MULTISURF_STAR,
+                         RULE_SURF, RULE_SURF_STAR)
+
+# tiled_distances: a block of SIDE x SIDE threads computes TILE x TILE
+# distances, each thread SUB x SUB of them, over chunks of CHUNK features
+# (SIDE^2 >= CHUNK)
+SUB, CHUNK, SIDE = 4, 16, 16
+# pair_distances: threads per pair (a power of 2), pairs per block
+LANES, PAIRS_PER_BLOCK = 32, 4
+# updates: features per block
+FEATURES_PER_BLOCK = 128
+if config.ENABLE_CUDASIM:
+    # numba's simulator runs each thread as a Python thread: the same code
+    # on smaller blocks (every loop and tree above is written for any size)
+    SIDE, LANES, PAIRS_PER_BLOCK, FEATURES_PER_BLOCK = 4, 2, 16, 16
+TILE = SIDE * SUB
+PAIR_THREADS = LANES * PAIRS_PER_BLOCK
+# k_nearest_block / within_radius_block: threads a visit, the largest k
+# (KMAX) and the most neighbour groups (MAX_BUCKETS / 2) they take; beyond,
+# the one-thread kernels k_nearest / within_radius
+VISIT_THREADS, KMAX, MAX_BUCKETS = 128, 16, 32
+if config.ENABLE_CUDASIM:
+    VISIT_THREADS = 4
+VISIT_SLOTS = VISIT_THREADS + 1     # (a constant: numba folds no sums)
+
+
+@cuda.jit(device=True, inline=True)
+def _numeric_diff(f, b, r, j, x, group, has_missing, near_missing,
+                  visit_missing, num_both, missing_col):
+    """diff(f, R, I_j) of numeric column f (range-normalised); RELIEF-D
+    where a value is missing: the expected diff from the class law of the
+    missing value (``diffs.numeric_diff``) via the tables that ``cuda.py``
+    computes (``near_missing[b, col, class]``: I_j's value missing;
+    ``visit_missing[class, col, j]``: R's)."""
+    xr = x[r, f]
+    xj = x[j, f]
+    if not has_missing or (xr == xr and xj == xj):
+        return abs(xr - xj)
+    col = missing_col[f]
+    if xr == xr:
+        return near_missing[b, col, group[j]]
+    if xj == xj:
+        return visit_missing[group[r], col, j]
+    return num_both[f, group[r], group[j]]
+
+
+@cuda.jit(device=True, inline=True)
+def _nominal_diff(g, r, j, codes, group, has_missing, nom_prob, nom_both):
+    """diff(g, R, I_j) of nominal column g (overlap); RELIEF-D where a code
+    is missing (-1): 1 - P(known code | class of the missing one)."""
+    cr = codes[r, g]
+    cj = codes[j, g]
+    if not has_missing or (cr >= 0 and cj >= 0):
+        return 1.0 if cr != cj else 0.0
+    if cr >= 0:
+        return 1.0 - nom_prob[g, group[j], cr]
+    if cj >= 0:
+        return 1.0 - nom_prob[g, group[r], cj]
+    return nom_both[g, group[r], group[j]]
+
+
+@cuda.jit(device=True, inline=True)
+def _diff(f, b, r, j, x, codes, group, has_missing, near_missing,
+          visit_missing, num_both, missing_col, nom_prob, nom_both):
+    """diff(A, R, I_j) of kernel column f (numeric columns first)."""
+    a_num = x.shape[1]
+    if f < a_num:
+        return _numeric_diff(f, b, r, j, x, group, has_missing, near_missing,
+                             visit_missing, num_both, missing_col)
+    return _nominal_diff(f - a_num, r, j, codes, group, has_missing,
+                         nom_prob, nom_both)
+
+
+@cuda.jit
+def tiled_distances(x, codes, rows, w, out):
+    """out[b, j] = sum_A w_A diff(A, R_b, I_j) for R_b = rows[b], complete
+    data: numeric columns ``x`` (n x a_num), nominal codes ``codes`` (n x
+    a_nom, int32, staged as float64).  Each feature's values are multiplied by w_A when
+    staged (|w x - w y| = w |x - y| for w >= 0)."""
+    n = x.shape[0]
+    a_num = x.shape[1]
+    a_nom = codes.shape[1]
+    n_visits = rows.shape[0]
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    thread = ty * SIDE + tx
+    v0 = cuda.blockIdx.x * TILE
+    j0 = cuda.blockIdx.y * TILE
+    visits = cuda.shared.array((CHUNK, TILE), float64)
+    others = cuda.shared.array((CHUNK, TILE), float64)
+    weights = cuda.shared.array(CHUNK, float64)
+    acc = cuda.local.array((SUB, SUB), float64)
+    for p in range(SUB):
+        for q in range(SUB):
+            acc[p, q] = 0.0
+    for f0 in range(0, a_num, CHUNK):
+        for e in range(thread, CHUNK * TILE, SIDE * SIDE):
+            f = e % CHUNK
+            i = e // CHUNK
+            col = f0 + f
+            vv = 0.0
+            jj = 0.0
+            if col < a_num:
+                wf = w[col]
+                if v0 + i < n_visits:
+                    vv = wf * x[rows[v0 + i], col]
+                if j0 + i < n:
+                    jj = wf * x[j0 + i, col]
+            visits[f, i] = vv
+            others[f, i] = jj
+        cuda.syncthreads()
+        for f in range(CHUNK):
+            for p in range(SUB):
+                xj = others[f, tx + SIDE * p]
+                for q in range(SUB):
+                    acc[p, q] += abs(xj - visits[f, ty + SIDE * q])
+        cuda.syncthreads()
+    for g0 in range(0, a_nom, CHUNK):
+        for e in range(thread, CHUNK * TILE, SIDE * SIDE):
+            f = e % CHUNK
+            i = e // CHUNK
+            col = g0 + f
+            vv = -1.0
+            jj = -1.0
+            if col < a_nom:
+                if v0 + i < n_visits:
+                    vv = codes[rows[v0 + i], col]
+                if j0 + i < n:
+                    jj = codes[j0 + i, col]
+            visits[f, i] = vv
+            others[f, i] = jj
+        if thread < CHUNK:
+            weights[thread] = w[a_num + g0 + thread] \
+                if g0 + thread < a_nom else 0.0
+        cuda.syncthreads()
+        for f in range(CHUNK):
+            wf = weights[f]
+            for p in range(SUB):
+                cj = others[f, tx + SIDE * p]
+                for q in range(SUB):
+                    if cj != visits[f, ty + SIDE * q]:
+                        acc[p, q] += wf
+        cuda.syncthreads()
+    for p in range(SUB):
+        j = j0 + tx + SIDE * p
+        for q in range(SUB):
+            b = v0 + ty + SIDE * q
+            if j < n and b < n_visits:
+                out[b, j] = acc[p, q]
+
+
+@cuda.jit
+def pair_distances(x, codes, rows, w, group, has_missing, near_missing,
+                   visit_missing, num_both, missing_col, nom_prob, nom_both,
+                   out):
+    """out[b, j] = sum_A w_A diff(A, R_b, I_j), any dense data (RELIEF-D),
+    LANES threads a pair (each a strided part of the features, then a tree
+    in shared memory)."""
+    n = x.shape[0]
+    a = x.shape[1] + codes.shape[1]
+    partial = cuda.shared.array(PAIR_THREADS, float64)
+    t = cuda.threadIdx.x
+    lane = t % LANES
+    pair = cuda.blockIdx.x * PAIRS_PER_BLOCK + t // LANES
+    b = pair // n
+    j = pair % n
+    s = 0.0
+    if b < rows.shape[0]:
+        r = rows[b]
+        for f in range(lane, a, LANES):
+            wf = w[f]
+            if wf != 0.0:
+                s += wf * _diff(f, b, r, j, x, codes, group, has_missing,
+                                near_missing, visit_missing, num_both,
+                                missing_col, nom_prob, nom_both)
+    partial[t] = s
+    cuda.syncthreads()
+    step = LANES // 2
+    while step > 0:
+        if lane < step:
+            partial[t] += partial[t + step]
+        cuda.syncthreads()
+        step //= 2
+    if lane == 0 and b < rows.shape[0]:
+        out[b, j] = partial[t]
+
+
+@cuda.jit(device=True, inline=True)
+def _group_of(gj, gr, mode):
+    """A row's neighbour group (``neighbours._group_of``)."""
+    if mode == MODE_REGRESSION:
+        return 0
+    if mode == MODE_ANY:
+        return 1 if gj != gr else 0
+    return gj
+
+
+@cuda.jit(device=True, inline=True)
+def _group_sign(mode, g, gr, class_factor):
+    """``neighbours.group_sign``."""
+    if mode == MODE_REGRESSION or (mode == MODE_ANY and g == 1):
+        return 1.0
+    if g == (0 if mode == MODE_ANY else gr):
+        return -1.0
+    return class_factor[gr, g]
+
+
+@cuda.jit(device=True, inline=True)
+def _group_start(g, gr, mode, group_start):
+    """Where group g of a visit of class gr starts in the visit's list:
+    its class's first position (per-class groups), after the hits (all
+    misses together), 0 (regression)."""
+    if mode == MODE_ANY:
+        return 0 if g == 0 else group_start[gr + 1] - group_start[gr]
+    if mode == MODE_REGRESSION:
+        return 0
+    return group_start[g]
+
+
+@cuda.jit(device=True, inline=True)
+def _keep_smallest(top, held, k, d):
+    """Add distance d to ``top[:held]``, the k smallest so far in order;
+    returns the new count."""
+    if held < k:
+        q = held
+        held += 1
+    elif d < top[k - 1]:
+        q = k - 1
+    else:
+        return held
+    while q > 0 and top[q - 1] > d:
+        top[q] = top[q - 1]
+        q -= 1
+    top[q] = d
+    return held
+
+
+@cuda.jit(device=True)
+def _sort_and_share(b, g, gr, mode, start, m, k, rank_weights, class_factor,
+                    chosen, member_dist, coef, counts):
+    """Sort the m candidates of visit b's group g (``chosen[b, start:]``,
+    distances in ``member_dist``; the visit's class gr) by distance and
+    give them the shares of ``neighbours.shares``: ties (within TIE_RTOL of
+    the first of a run) share the influences of the ranks they occupy, over
+    the total of the k first ranks, times the group's sign; counts[b, g] =
+    m."""
+    sign = _group_sign(mode, g, gr, class_factor)
+    for i in range(1, m):
+        d = member_dist[b, start + i]
+        j = chosen[b, start + i]
+        q = i
+        while q > 0 and member_dist[b, start + q - 1] > d:
+            member_dist[b, start + q] = member_dist[b, start + q - 1]
+            chosen[b, start + q] = chosen[b, start + q - 1]
+            q -= 1
+        member_dist[b, start + q] = d
+        chosen[b, start + q] = j
+    norm = 0.0
+    for rank in range(min(k, m)):
+        norm += rank_weights[rank]
+    i = 0
+    while i < m:
+        e = i + 1
+        tied = member_dist[b, start + i] * (1 + TIE_RTOL)
+        while e < m and member_dist[b, start + e] <= tied:
+            e += 1
+        ties = e - i
+        slots = max(0, min(ties, k - i))
+        influence = 0.0
+        for rank in range(i, i + slots):
+            influence += rank_weights[rank]
+        share = sign * influence / ties / norm
+        for q in range(i, e):
+            coef[b, start + q] = share
+        i = e
+    counts[b, g] = m
+
+
+@cuda.jit
+def k_nearest(dist, rows, group, mode, n_groups, k, rank_weights,
+              class_factor, group_start, heap, chosen, member_dist, coef,
+              counts):
+    """Each (visit b, group g), one thread: the k nearest of the group (the
+    k-th found with a sorted list in ``heap``), then every member within
+    (1 + TIE_RTOL) of the k-th into ``chosen[b, start_g:]`` with its share
+    (``_sort_and_share``); ``counts[b, g]`` of them.  ``group_start``:
+    where each class's members start in a visit's list.  (Any k; for k <=
+    KMAX ``k_nearest_block`` is faster.)"""
+    t = cuda.grid(1)
+    n = dist.shape[1]
+    b = t // n_groups
+    g = t % n_groups
+    if b >= rows.shape[0]:
+        return
+    r = rows[b]
+    gr = group[r]
+    start = _group_start(g, gr, mode, group_start)
+    held = 0
+    for j in range(n):
+        if j == r or _group_of(group[j], gr, mode) != g:
+            continue
+        held = _keep_smallest(heap[t], held, k, dist[b, j])
+    counts[b, g] = 0
+    if held == 0:
+        return
+    limit = heap[t, k - 1] * (1 + TIE_RTOL) if held == k else math.inf
+    m = 0
+    for j in range(n):
+        if j == r or _group_of(group[j], gr, mode) != g:
+            continue
+        d = dist[b, j]
+        if d <= limit:
+            member_dist[b, start + m] = d
+            chosen[b, start + m] = j
+            m += 1
+    _sort_and_share(b, g, gr, mode, start, m, k, rank_weights,
+                    class_factor, chosen, member_dist, coef, counts)
+
+
+@cuda.jit
+def k_nearest_block(dist, rows, group, mode, n_groups, k, rank_weights,
+                    class_factor, group_start, chosen, member_dist, coef,
+                    counts):
+    """``k_nearest`` with a block of VISIT_THREADS threads for each (visit
+    b, group g), k <= KMAX: each thread keeps the k smallest of its rows
+    (j = thread, thread + VISIT_THREADS, ...), the block takes the k
+    smallest of those one at a time (the k-th distance), then every thread
+    lists its members within (1 + TIE_RTOL) of it at positions from a
+    prefix sum, and one thread sorts them and gives the shares."""
+    b = cuda.blockIdx.x // n_groups
+    g = cuda.blockIdx.x % n_groups
+    t = cuda.threadIdx.x
+    n = dist.shape[1]
+    r = rows[b]
+    gr = group[r]
+    top = cuda.local.array(KMAX, float64)
+    best = cuda.shared.array(VISIT_THREADS, float64)
+    owner = cuda.shared.array(VISIT_THREADS, int32)
+    offset = cuda.shared.array(VISIT_SLOTS, int32)
+    held = 0
+    for j in range(t, n, VISIT_THREADS):
+        if j == r or _group_of(group[j], gr, mode) != g:
+            continue
+        held = _keep_smallest(top, held, k, dist[b, j])
+    # the block's k smallest, one per round: the smallest head of the
+    # threads' lists (ties: the lowest thread), whose owner moves on
+    taken = 0
+    kth = math.inf
+    n_taken = 0
+    for _ in range(k):
+        best[t] = top[taken] if taken < held else math.inf
+        owner[t] = t
+        cuda.syncthreads()
+        step = VISIT_THREADS // 2
+        while step > 0:
+            if t < step:
+                other = best[t + step]
+                if other < best[t] or (other == best[t]
+                                       and owner[t + step] < owner[t]):
+                    best[t] = other
+                    owner[t] = owner[t + step]
+            cuda.syncthreads()
+            step //= 2
+        smallest = best[0]
+        if owner[0] == t:
+            taken += 1
+        cuda.syncthreads()
+        if smallest == math.inf:
+            break
+        kth = smallest
+        n_taken += 1
+    limit = kth * (1 + TIE_RTOL) if n_taken == k else math.inf
+    mine = 0
+    for j in range(t, n, VISIT_THREADS):
+        if j != r and _group_of(group[j], gr, mode) == g \
+                and dist[b, j] <= limit:
+            mine += 1
+    offset[t + 1] = mine
+    cuda.syncthreads()
+    if t == 0:
+        offset[0] = 0
+        for i in range(VISIT_THREADS):
+            offset[i + 1] += offset[i]
+    cuda.syncthreads()
+    start = _group_start(g, gr, mode, group_start)
+    position = start + offset[t]
+    for j in range(t, n, VISIT_THREADS):
+        if j != r and _group_of(group[j], gr, mode) == g:
+            d = dist[b, j]
+            if d <= limit:
+                member_dist[b, position] = d
+                chosen[b, position] = j
+                position += 1
+    cuda.syncthreads()
+    if t == 0:
+        m = offset[VISIT_THREADS]
+        _sort_and_share(b, g, gr, mode, start, m, k, rank_weights,
+                        class_factor, chosen, member_dist, coef, counts)
+
+
+@cuda.jit(device=True, inline=True)
+def _limits(centre, half, rule):
+    """(low, high, starred) of a radius rule (``neighbours.radius``): near
+    is d < low, far (the starred rules) d > high, with centre -+ half
+    widened by TIE_RTOL |centre| (half = 0: SURF's radius)."""
+    tol = TIE_RTOL * abs(centre)
+    return (centre - half - tol, centre + half + tol,
+            rule == RULE_SURF_STAR or rule == RULE_MULTISURF_STAR)
+
+
+@cuda.jit
+def within_radius(dist, rows, group, mode, n_groups, rule, surf_radius,
+                  class_factor, bucket_counts, chosen, coef, counts,
+                  constant):
+    """Each visit b (one thread): the radius rule's near and far
+    neighbours (``neighbours._within_radius``): SURF's threshold
+    ``surf_radius[b]``, or MultiSURF's mean -+ half the standard deviation
+    of the visit's distances; a distance within TIE_RTOL |centre| of a
+    threshold is in neither set.  Each group's near members get sign /
+    count, its far ones -sign / count (MultiSURF*'s far groups add sign to
+    ``constant[b]``); listed bucket by bucket in ``chosen[b]``, ``counts[b,
+    0]`` in all."""
+    b = cuda.grid(1)
+    n = dist.shape[1]
+    if b >= rows.shape[0]:
+        return
+    r = rows[b]
+    gr = group[r]
+    centre = surf_radius[b]
+    half = 0.0
+    if rule != RULE_SURF and rule != RULE_SURF_STAR:
+        total = 0.0
+        for j in range(n):
+            if j != r:
+                total += dist[b, j]
+        centre = total / (n - 1)
+        squares = 0.0
+        for j in range(n):
+            if j != r:
+                squares += (dist[b, j] - centre) ** 2
+        half = math.sqrt(max(squares, 0.0) / (n - 1)) / 2
+    low, high, starred = _limits(centre, half, rule)
+    n_buckets = 2 * n_groups
+    for bk in range(n_buckets):
+        bucket_counts[b, bk] = 0
+    for j in range(n):
+        if j == r:
+            continue
+        d = dist[b, j]
+        bk = 2 * _group_of(group[j], gr, mode)
+        if d < low:
+            bucket_counts[b, bk] += 1
+        elif starred and d > high:
+            bucket_counts[b, bk + 1] += 1
+    # bucket_counts becomes each bucket's next free position
+    position = 0
+    for bk in range(n_buckets):
+        count = bucket_counts[b, bk]
+        bucket_counts[b, bk] = position
+        position += count
+    counts[b, 0] = position
+    for j in range(n):
+        if j == r:
+            continue
+        d = dist[b, j]
+        bk = 2 * _group_of(group[j], gr, mode)
+        if not d < low:
+            if starred and d > high:
+                bk += 1
+            else:
+                continue
+        chosen[b, bucket_counts[b, bk]] = j
+        bucket_counts[b, bk] += 1
+    extra = 0.0
+    begin = 0
+    for bk in range(n_buckets):
+        end = bucket_counts[b, bk]
+        count = end - begin
+        if count:
+            sign = _group_sign(mode, bk // 2, gr, class_factor)
+            share = (sign if bk % 2 == 0 else -sign) / count
+            for q in range(begin, end):
+                coef[b, q] = share
+            if bk % 2 == 1 and rule == RULE_MULTISURF_STAR:
+                extra += sign
+        begin = end
+    constant[b] = extra
+
+
+@cuda.jit(device=True)
+def _block_sum(scratch, t, value):
+    """The sum of ``value`` over the block's VISIT_THREADS threads (a tree
+    in ``scratch``); every thread gets it."""
+    scratch[t] = value
+    cuda.syncthreads()
+    step = VISIT_THREADS // 2
+    while step > 0:
+        if t < step:
+            scratch[t] += scratch[t + step]
+        cuda.syncthreads()
+        step //= 2
+    total = scratch[0]
+    cuda.syncthreads()
+    return total
+
+
+@cuda.jit(device=True, inline=True)
+def _bucket(d, low, high, starred, g):
+    """A row's bucket: 2 g near, 2 g + 1 far, -1 neither."""
+    if d < low:
+        return 2 * g
+    if starred and d > high:
+        return 2 * g + 1
+    return -1
+
+
+@cuda.jit
+def within_radius_block(dist, rows, group, mode, n_groups, rule,
+                        surf_radius, class_factor, chosen, coef, counts,
+                        constant):
+    """``within_radius`` with a block of VISIT_THREADS threads a visit (at
+    most MAX_BUCKETS / 2 groups): the mean and standard deviation as block
+    sums, each thread's rows (j = thread, thread + VISIT_THREADS, ...)
+    counted per bucket, positions from those counts (bucket by bucket),
+    then listed with their bucket's share."""
+    b = cuda.blockIdx.x
+    t = cuda.threadIdx.x
+    n = dist.shape[1]
+    r = rows[b]
+    gr = group[r]
+    scratch = cuda.shared.array(VISIT_THREADS, float64)
+    tally = cuda.shared.array((VISIT_THREADS, MAX_BUCKETS), int32)
+    share = cuda.shared.array(MAX_BUCKETS, float64)
+    centre = surf_radius[b]
+    half = 0.0
+    if rule != RULE_SURF and rule != RULE_SURF_STAR:
+        part = 0.0
+        for j in range(t, n, VISIT_THREADS):
+            if j != r:
+                part += dist[b, j]
+        centre = _block_sum(scratch, t, part) / (n - 1)
+        part = 0.0
+        for j in range(t, n, VISIT_THREADS):
+            if j != r:
+                part += (dist[b, j] - centre) ** 2
+        half = math.sqrt(max(_block_sum(scratch, t, part), 0.0)
+                         / (n - 1)) / 2
+    low, high, starred = _limits(centre, half, rule)
+    n_buckets = 2 * n_groups
+    for bk in range(n_buckets):
+        tally[t, bk] = 0
+    for j in range(t, n, VISIT_THREADS):
+        if j != r:
+            bk = _bucket(dist[b, j], low, high, starred,
+                         _group_of(group[j], gr, mode))
+            if bk >= 0:
+                tally[t, bk] += 1
+    cuda.syncthreads()
+    if t == 0:
+        position = 0
+        extra = 0.0
+        for bk in range(n_buckets):
+            begin = position
+            for i in range(VISIT_THREADS):
+                count = tally[i, bk]
+                tally[i, bk] = position
+                position += count
+            count = position - begin
+            share[bk] = 0.0
+            if count:
+                sign = _group_sign(mode, bk // 2, gr, class_factor)
+                share[bk] = (sign if bk % 2 == 0 else -sign) / count
+                if bk % 2 == 1 and rule == RULE_MULTISURF_STAR:
+                    extra += sign
+        counts[b, 0] = position
+        constant[b] = extra
+    cuda.syncthreads()
+    for j in range(t, n, VISIT_THREADS):
+        if j != r:
+            bk = _bucket(dist[b, j], low, high, starred,
+                         _group_of(group[j], gr, mode))
+            if bk >= 0:
+                position = tally[t, bk]
+                chosen[b, position] = j
+                coef[b, position] = share[bk]
+                tally[t, bk] = position + 1
+
+
+@cuda.jit
+def updates(x, codes, rows, group, target, regression, with_sums,
+            has_missing, near_missing, visit_missing, num_both, missing_col,
+            nom_prob, nom_both, segment_start, segment_count, chosen, coef,
+            constant, out):
+    """out[b] = the update row of visit b: constant[b] + sum_j coef_j
+    diff(A, R, I_j) over its neighbours (``chosen[b]``, segments
+    ``segment_start[b, s]`` of ``segment_count[b, s]`` entries); RReliefF's
+    three sums in regression (``updates.update``); with ``with_sums``
+    STIR's sums after the weights (``pairsums`` layout: sum |c| d and
+    sum |c| d^2 of hits (c < 0) and of misses, then sum |c|, sum c^2 of
+    each).  One thread a (visit, feature); feature 0's thread also writes
+    the sums that are not per feature."""
+    f = cuda.blockIdx.x * FEATURES_PER_BLOCK + cuda.threadIdx.x
+    b = cuda.blockIdx.y
+    a = x.shape[1] + codes.shape[1]
+    if b >= rows.shape[0] or f >= a:
+        return
+    r = rows[b]
+    near = 0.0
+    joint = 0.0
+    target_sum = 0.0
+    s1_hit = 0.0
+    s2_hit = 0.0
+    s1_miss = 0.0
+    s2_miss = 0.0
+    w_hit = 0.0
+    q_hit = 0.0
+    w_miss = 0.0
+    q_miss = 0.0
+    for s in range(segment_start.shape[1]):
+        begin = segment_start[b, s]
+        for e in range(begin, begin + segment_count[b, s]):
+            j = chosen[b, e]
+            c = coef[b, e]
+            d = _diff(f, b, r, j, x, codes, group, has_missing,
+                      near_missing, visit_missing, num_both, missing_col,
+                      nom_prob, nom_both)
+            near += c * d
+            if regression:
+                d_target = abs(target[r] - target[j])
+                joint += (d_target * c) * d
+                target_sum += d_target * c
+            if with_sums:
+                weight = abs(c)
+                if c < 0:
+                    s1_hit += weight * d
+                    s2_hit += weight * d * d
+                    w_hit += weight
+                    q_hit += weight * weight
+                else:
+                    s1_miss += weight * d
+                    s2_miss += weight * d * d
+                    w_miss += weight
+                    q_miss += weight * weight
+    if regression:
+        out[b, 1 + f] = near
+        out[b, 1 + a + f] = joint
+        if f == 0:
+            out[b, 0] = target_sum
+        return
+    out[b, f] = constant[b] + near
+    if with_sums:
+        out[b, a + f] = s1_hit
+        out[b, 2 * a + f] = s2_hit
+        out[b, 3 * a + f] = s1_miss
+        out[b, 4 * a + f] = s2_miss
+        if f == 0:
+            out[b, 5 * a] = w_hit
+            out[b, 5 * a + 1] = q_hit
+            out[b, 5 * a + 2] = w_miss
+            out[b, 5 * a + 3] = q_miss

@@ -349,7 +349,7 @@ def _task_sums(job, rows, first, every, width, device="cpu", gpu_setup=None):
             with _WORKER_GPU[2]:
                 gpu = _worker_gpu(gpu_setup, device)
                 if gpu is not None:
-                    part = gpu.update_rows(visits, gpu.d_ones, ones=True)
+                    part = gpu.update_rows(visits)
         if part is None:
             part = visit_updates(job, visits, upd[:len(visits)])
         segment = (first + lo + np.arange(len(part))) // every \

@@ -135,6 +135,17 @@ def uncovered(setup):
     return None
 
 
+def require(setup):
+    """A RuntimeError that says what is missing where no GPU can run here,
+    a ValueError for a run the GPU backend does not cover."""
+    reason = unavailable_reason()
+    if reason is not None:
+        raise RuntimeError(reason)
+    if uncovered(setup) is not None:
+        raise ValueError(f"device='cuda' does not cover {uncovered(setup)}; "
+                         f"use device='cpu' or 'auto'.")
+
+
 def auto_declines(setup):
     """Why ``device="auto"`` keeps ``setup`` on the CPU although a GPU is
     present (None: it takes the GPU).  Measured on an H100 against 16 CPU
@@ -236,12 +247,7 @@ class CudaBackend(Backend):
 
     def __init__(self, setup, n_threads=1):
         super().__init__(setup, n_threads)
-        reason = unavailable_reason()
-        if reason is not None:
-            raise RuntimeError(reason)
-        if not self.covers(setup):
-            raise ValueError(f"device='cuda' does not cover "
-                             f"{uncovered(setup)}; use device='cpu'.")
+        require(setup)
         from numba import cuda
         from . import cuda_kernels
         self.cuda, self.kernels = cuda, cuda_kernels
@@ -280,6 +286,15 @@ class CudaBackend(Backend):
         self.d_group_start = cuda.to_device(
             np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
         self.tables = _Tables(prep, cuda) if prep.has_missing else None
+        # the RELIEF-D tables the kernels read after ``near_missing`` (when
+        # there are none, placeholders of the right types)
+        t = self.tables
+        self.missing = (t.d_visit, t.d_num_both, t.d_column_of, t.d_nom_prob,
+                        t.d_nom_both) if t is not None else tuple(
+            cuda.to_device(placeholder) for placeholder in (
+                np.zeros((1, 1, 1)), np.zeros((1, 1, 1)),
+                np.zeros(1, np.int64), np.zeros((1, 1, 1)),
+                np.zeros((1, 1, 1))))
         self.d_ones = cuda.to_device(np.ones(max(a, 1)))
         self.width = setup.width + setup.n_sums
         self.d_w = cuda.device_array(max(a, 1))
@@ -290,7 +305,7 @@ class CudaBackend(Backend):
         """Release the device memory (numba frees an array when its last
         reference goes)."""
         self.buffers, self.capacity = None, 0
-        self.d_x = self.d_codes = self.tables = None
+        self.d_x = self.d_codes = self.tables = self.missing = None
         super().close()
 
     def largest_batch(self):
@@ -305,8 +320,7 @@ class CudaBackend(Backend):
         upd = self.update_buffer(len(rows))
         for start in range(0, len(rows), self.batch):
             part = rows[start:start + self.batch]
-            upd[start:start + len(part)] = self.update_rows(part, self.d_ones,
-                                                            ones=True)
+            upd[start:start + len(part)] = self.update_rows(part)
         return add_updates(setup, upd, done, total, trace)
 
     def _feedback(self, rows, done, total, trace):
@@ -323,9 +337,7 @@ class CudaBackend(Backend):
             step_weights(total, t, setup.variant, float(setup.T or 0.0),
                          setup.regression, current, w, n,
                          setup.distance_weights)
-            self.d_w.copy_to_device(w)
-            total += self.update_rows(np.array([r]), self.d_w, ones=False,
-                                      w=w)[0]
+            total += self.update_rows(np.array([r]), w)[0]
             if every and t % every == 0:
                 estimate(total, t, setup.regression, trace[written])
                 written += 1
@@ -362,11 +374,10 @@ class CudaBackend(Backend):
         return {key: None if value is None else value[:rows.get(key, count)]
                 for key, value in self.buffers.items()}
 
-    def update_rows(self, rows, d_w, ones, w=None):
+    def update_rows(self, rows, w=None):
         """The update rows (len(rows) x width) of visiting ``rows`` with
-        distance weights ``d_w`` on the device, ``w`` on the host (None:
-        all 1; ``ones``: ReliefF, whose complete data takes the tiled
-        distances)."""
+        distance weights ``w`` (None: all 1, ReliefF's, whose complete data
+        takes the tiled distances; else one visit's, sent to the device)."""
         cuda, k = self.cuda, self.kernels
         setup, hood = self.setup, self.hood
         count, n = len(rows), self.n
@@ -374,12 +385,16 @@ class CudaBackend(Backend):
         buf = self._buffers(count)
         with _step(cuda, "upload"):
             d_rows = cuda.to_device(np.ascontiguousarray(rows, np.int64))
+            d_w = self.d_ones
+            if w is not None:
+                self.d_w.copy_to_device(w)
+                d_w = self.d_w
             d_near = self.d_no_near if tables is None \
                 else cuda.to_device(tables.near_missing(rows))
-        missing = self._missing_arrays()
+        missing = self.missing
         dist = buf["dist"]
         with _step(cuda, "distances"):
-            if tables is None and (ones or count > 1):
+            if tables is None and w is None:
                 grid = ((count + k.TILE - 1) // k.TILE,
                         (n + k.TILE - 1) // k.TILE)
                 k.tiled_distances[grid, (k.SIDE, k.SIDE)](
@@ -446,21 +461,6 @@ class CudaBackend(Backend):
                 centre += weights[f] * hood.pair_means[f]
             radius[:] = centre
         return radius
-
-    def _missing_arrays(self):
-        """The RELIEF-D tables the kernels read after ``near_missing``."""
-        t = self.tables
-        if t is None:
-            if not hasattr(self, "_no_tables"):
-                cuda = self.cuda
-                self._no_tables = (cuda.to_device(np.zeros((1, 1, 1))),
-                                   cuda.to_device(np.zeros((1, 1, 1))),
-                                   cuda.to_device(np.zeros(1, np.int64)),
-                                   cuda.to_device(np.zeros((1, 1, 1))),
-                                   cuda.to_device(np.zeros((1, 1, 1))))
-            return self._no_tables
-        return (t.d_visit, t.d_num_both, t.d_column_of, t.d_nom_prob,
-                t.d_nom_both)
 
     def _group_starts(self, rows):
         """Where each neighbour group of each visit starts in its list

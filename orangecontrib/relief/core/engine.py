@@ -217,7 +217,7 @@ def run_setup(setup, *, progress=None, status=None, kernels=None,
         return finish(setup, run, nothing_learnt(setup, run))
     with threads(setup.options.n_jobs) as n_threads:
         with local_backend(setup, n_threads, kernels, progress, status,
-                           "cuda" if gpu else "cpu") as backend:
+                           gpu) as backend:
             total = backend.run(run)
     result = backend.finish(run, total)
     result.device = "cuda" if gpu else "cpu"

@@ -28,13 +28,13 @@ AUTOMATIC = "auto"
 
 
 def local_backend(setup, n_threads, kernels=None, progress=None,
-                  status=None, device=None):
+                  status=None, gpu=False):
     """The backend that computes ``setup`` on ``n_threads`` threads: the
-    GPU's for ``device`` "cuda" (or "auto" with a GPU that covers it;
-    ``cuda.check_device``); Weka's for compat="weka"; otherwise the one
-    ``kernels`` (or the environment variable ORANGE3_RELIEF_KERNELS) names,
-    or when neither does, ``FirstUse`` (told ``progress`` and ``status``)."""
-    if on_gpu(setup, device):
+    GPU's with ``gpu`` (``on_gpu``'s answer); Weka's for compat="weka";
+    otherwise the one ``kernels`` (or the environment variable
+    ORANGE3_RELIEF_KERNELS) names, or when neither does, ``FirstUse`` (told
+    ``progress`` and ``status``)."""
+    if gpu:
         return CudaBackend(setup, n_threads)
     if setup.options.compat == "weka":
         return WekaBackend(setup, n_threads)
@@ -61,13 +61,7 @@ def on_gpu(setup, device):
     CPU."""
     device = cuda.check_device(device)
     if device == "cuda":
-        reason = cuda.unavailable_reason()
-        if reason is not None:
-            raise RuntimeError(reason)
-        if not CudaBackend.covers(setup):
-            raise ValueError(f"device='cuda' does not cover "
-                             f"{cuda.uncovered(setup)}; use device='cpu' "
-                             f"or 'auto'.")
+        cuda.require(setup)
         return True
     if device == "cpu":
         return False

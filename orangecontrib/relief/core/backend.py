@@ -263,12 +263,12 @@ class Backend(ABC):
         self.close()
 
 
-def add_updates(setup, upd, done, total, trace):
+def add_updates(setup, upd, done, total, trace, estimate=estimate):
     """ReliefF's visits done + 1, ... with the update rows ``upd`` (each
     computed on its own, in any order): add them to ``total`` in visiting
     order (so the sums depend on neither threads nor batches) and write the
-    estimate at each trace point into the rows of ``trace``; returns how
-    many."""
+    estimate at each trace point into the rows of ``trace`` (by
+    ``estimate``: the NumPy path's is plain Python); returns how many."""
     every = setup.options.trace_every
     if not every:
         for row in upd:         # (row by row: the kernels' order)

@@ -6,8 +6,9 @@ pdReliefF by w_A = max(0, f(W_{t-1}[A], t)) with f(w, t) = (1 - w)/t^T + w
 (seed eq. f).  At t = 1, or whenever every w_A is 0, all w_A = 1.
 
 Every backend takes these from here: the compiled kernels call them inside
-their loops, the other backends (the NumPy first-use path, the result of
-any run) call the same compiled functions from Python.
+their loops, the other backends call the same functions from Python (the
+NumPy first-use path and the result of any run as plain Python, so that a
+first use compiles nothing).
 """
 import numpy as np
 from numba import njit
@@ -48,7 +49,8 @@ def estimate_after(total, t, regression):
     (``estimate``, into a new array: for callers in Python)."""
     a = (total.shape[0] - 1) // 2 if regression else total.shape[0]
     out = np.empty(a)
-    estimate(total, t, regression, out)
+    # (its plain Python: once a run, and a first use compiles nothing)
+    estimate.py_func(total, t, regression, out)
     return out
 
 

@@ -8,11 +8,13 @@ meanwhile.  It follows the same contract step by step (one visit: the diffs
 to every instance, their weighted sum, the neighbours with tied slots
 shared, the update), without screens, so its weights equal the compiled
 ones to rounding (about 1e-15): sums are added in another order.  The
-arithmetic that is no loop over the data is the compiled backend's own,
-called from here: the tie shares and radii (``neighbours.shares``,
-``neighbours.radius``, ``neighbours.group_sign``), the estimate and the
-distance weights (``estimates``), the sums in visiting order
-(``backend.add_updates``); these small functions compile in about a second.
+arithmetic that is no loop over the data is the compiled backend's own
+source, run here as plain Python (``interpreted``): the tie shares and radii
+(``neighbours.shares``, ``neighbours.radius``, ``neighbours.group_sign``),
+the estimate and the distance weights (``estimates``), the sums in visiting
+order (``backend.add_updates``).  Calling the numba functions themselves
+would compile them first: 2-5 s of a first use on a 2-core machine (issue
+38), for functions that run a few microseconds a visit.
 
 It covers what a first use needs: dense data (small sparse data is
 densified; zeros are values either way), numeric and nominal features,
@@ -20,15 +22,20 @@ missing values (RELIEF-D), classification and regression, ReliefF,
 Relief-E, rank weights, every neighbourhood rule, dReliefF and pdReliefF.
 """
 import dataclasses
+import sys
+import threading
+from types import FunctionType
 
 import numpy as np
+from numba.core.dispatcher import Dispatcher
 from scipy.spatial.distance import cdist
 
+from . import estimates, neighbours as compiled_neighbours
 from .backend import Backend, add_updates
 from .distances import TIE_RTOL
-from .estimates import NO_FIXED, VARIANT_RELIEFF, estimate, step_weights
+from .estimates import NO_FIXED, VARIANT_RELIEFF
 from .neighbours import (MODE_ANY, RULE_K, RULE_MULTISURF_STAR,
-                         RULE_SURF_STAR, Screen, group_sign, radius, shares)
+                         RULE_SURF_STAR, Screen)
 
 
 # ReliefF's visits whose distances are computed together.
@@ -39,6 +46,42 @@ DENSE_MAX_VALUES = 5_000_000
 
 # A radius without a screen: the distances given are the float64 ones.
 NO_SCREEN = Screen(False, 0.0, 0.0, np.zeros(0))
+
+
+# module name -> its globals with numba functions as plain Python
+_NAMESPACES = {}
+_NAMESPACES_LOCK = threading.RLock()
+
+
+def interpreted(function):
+    """The numba function ``function`` as plain Python: its own source,
+    where every numba function it calls is plain Python too (a call of a
+    numba function from Python compiles it first).  The same arithmetic in
+    the same order, so the same bits."""
+    source = function.py_func
+    with _NAMESPACES_LOCK:
+        namespace = _namespace(source.__module__)
+    return FunctionType(source.__code__, namespace, source.__name__,
+                        source.__defaults__, source.__closure__)
+
+
+def _namespace(module):
+    """The globals of ``module`` (a copy, taken once) with its numba
+    functions and those it imports replaced by ``interpreted`` ones.  (It
+    is registered before it is filled, so modules may call each other.)"""
+    if module not in _NAMESPACES:
+        namespace = _NAMESPACES[module] = dict(vars(sys.modules[module]))
+        for name, value in namespace.items():
+            if isinstance(value, Dispatcher):
+                namespace[name] = interpreted(value)
+    return _NAMESPACES[module]
+
+
+estimate, step_weights = map(interpreted, (estimates.estimate,
+                                           estimates.step_weights))
+shares, group_sign, radius = map(interpreted, (
+    compiled_neighbours.shares, compiled_neighbours.group_sign,
+    compiled_neighbours.radius))
 
 
 def covers(prep, any_size=False):
@@ -319,4 +362,4 @@ class VectorisedBackend(Backend):
                                  setup.distance_weights)
         upd = self.update_buffer(len(rows))
         relief_rows(self.prep, setup.hood, rows, setup.regression, upd)
-        return add_updates(setup, upd, done, total, trace)
+        return add_updates(setup, upd, done, total, trace, estimate)

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 import warnings
 from pathlib import Path
 
@@ -212,3 +213,151 @@ def test_background_compilation_marks_what_it_compiled(tmp_path,
         assert not warmup.is_compiled(("feedback", "int8", "float32"))
     finally:
         warmup._fingerprint.cache_clear()
+
+
+# A process of the engine's first use, started at the same moment as
+# another: it waits for the file argv[1], then runs ReliefF (which starts
+# the background compiler, if any) and prints the compiler's pid or null.
+FIRST_RUN = textwrap.dedent("""
+    import json, os, sys, time, warnings
+    import numpy as np
+    from orangecontrib.relief.core import relieff, warmup
+    rng = np.random.default_rng(0)
+    X = rng.random((30, 4))
+    open(sys.argv[1] + "." + str(os.getpid()), "w").close()
+    while not os.path.exists(sys.argv[1]):
+        time.sleep(0.01)
+    warnings.simplefilter("ignore")
+    relieff(X, (X[:, 0] > .5).astype(float))
+    process = warmup._PROCESS
+    print(json.dumps(process and process.pid))
+""")
+
+HOLD_LOCK = textwrap.dedent("""
+    import sys, time
+    from orangecontrib.relief.core import warmup
+    held = warmup.lock()
+    print("held" if held else "not held", flush=True)
+    time.sleep(600)
+""")
+
+
+def _python(code, cache, *args, **popen):
+    """A Python process running ``code`` on the numba cache ``cache``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
+               ORANGE3_RELIEF_KERNELS="auto", ORANGE3_RELIEF_WARMUP="1",
+               PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    return subprocess.Popen([sys.executable, "-c", code, *map(str, args)],
+                            env=env, text=True, **popen)
+
+
+def _end(pid):
+    """Stop a process this test started (a compiler: the parent is gone)."""
+    try:
+        os.kill(pid, 9)
+    except ProcessLookupError:
+        pass
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """An empty numba cache for this process's ``warmup``, which may start
+    a compiler (none started yet)."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv(warmup.WARMUP_VARIABLE, "1")
+    monkeypatch.setattr(warmup, "_PROCESS", None)
+    warmup._fingerprint.cache_clear()
+    yield tmp_path / "cache"
+    warmup._fingerprint.cache_clear()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="kill by pid, POSIX")
+def test_two_processes_on_an_empty_cache_start_one_compiler(tmp_path,
+                                                            cache):
+    """Issue 38: every process that found the kernels uncompiled started
+    its own background compiler.  Two first uses released at the same
+    moment on one empty cache start one between them, which holds the
+    lock beside the cache until it ends."""
+    go = tmp_path / "go"
+    users = [_python(FIRST_RUN, cache, go, stdout=subprocess.PIPE)
+             for _ in range(2)]
+    started = []
+    try:
+        while len(list(tmp_path.glob("go.*"))) < 2:
+            assert all(user.poll() is None for user in users)
+            time.sleep(0.05)
+        go.touch()
+        for user in users:
+            out, _ = user.communicate(timeout=300)
+            started.append(json.loads(out.strip().splitlines()[-1]))
+        compilers = [pid for pid in started if pid is not None]
+        assert len(compilers) == 1, started
+        assert (cache / warmup.LOCK_NAME).exists()
+        assert warmup.lock() is None        # the compiler holds it
+        assert warmup.running()
+        assert warmup.start() is None       # nor does this process start one
+    finally:
+        for user in users:
+            user.kill()
+        for pid in started:
+            if pid is not None:
+                _end(pid)
+    # (the compiler is gone: its lock with it)
+    for _ in range(100):
+        held = warmup.lock()
+        if held is not None:
+            break
+        time.sleep(0.1)
+    assert held is not None
+    held.close()
+
+
+def test_a_dead_compilers_lock_blocks_nothing(tmp_path, cache, monkeypatch):
+    """While a process holds the compiler's lock, this one starts no
+    compiler and knows kernels are compiling (``running``, which the engine
+    waits on); once that process is killed, its lock file stays on disk
+    but a compiler starts, and it is handed the lock."""
+    holder = _python(HOLD_LOCK, cache, stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert warmup.running()
+        assert warmup.start() is None
+    finally:
+        holder.kill()
+        holder.wait()
+    assert (cache / warmup.LOCK_NAME).exists()
+    assert not warmup.running()
+    started = []
+
+    class Compiler:
+        """A stand-in for the compiler process: what it was given."""
+        def __init__(self, command, pass_fds=(), **_):
+            started.append((command, pass_fds))
+
+    monkeypatch.setattr(warmup.subprocess, "Popen", Compiler)
+    assert isinstance(warmup.start(first=warmup.SETS[0]), Compiler)
+    (command, pass_fds), = started
+    assert command[-2:] == ["--lock-fd", str(pass_fds[0])]
+
+
+def test_a_compiler_leaves_when_another_holds_the_lock(cache, monkeypatch):
+    """``python -m ...precompile`` run by hand (no lock passed) while
+    another compiler works compiles nothing and returns."""
+    held = warmup.lock()
+    assert held is not None
+    monkeypatch.setattr(precompile, "compile_set", lambda kernel_set: (
+        pytest.fail("compiled while another compiler held the lock")))
+    try:
+        holder = _python(HOLD_LOCK, cache, stdout=subprocess.PIPE)
+        assert holder.stdout.readline().strip() == "not held"
+        holder.kill()
+        holder.wait()
+    finally:
+        held.close()
+    other = _python(HOLD_LOCK, cache, stdout=subprocess.PIPE)
+    try:
+        assert other.stdout.readline().strip() == "held"
+        precompile.main([])
+    finally:
+        other.kill()
+        other.wait()

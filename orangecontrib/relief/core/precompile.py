@@ -12,7 +12,7 @@ import numpy as np
 
 from . import plan
 from .engine import relieff
-from .warmup import SETS, is_compiled, marker
+from .warmup import SETS, is_compiled, lock, marker
 
 
 def _problem(codes, copy, n=40, a=6):
@@ -55,10 +55,20 @@ def compile_set(kernel_set):
 
 
 def main(argv=None):
+    """Compile the kernel sets not compiled yet, holding the compiler's lock
+    (``warmup.lock``): the one passed as ``--lock-fd`` by ``warmup.start``,
+    else taken here; returns at once while another compiler holds it."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--first", help="loop:codes:copy to compile first")
     parser.add_argument("--only-first", action="store_true")
+    parser.add_argument("--lock-fd", type=int,
+                        help="an open file of this process that holds the "
+                             "lock (warmup.start)")
     args = parser.parse_args(argv)
+    if args.lock_fd is None:
+        held = lock()
+        if held is None:
+            return
     order = list(SETS)
     if args.first:
         first = tuple(args.first.split(":"))

@@ -18,6 +18,15 @@ copy's type (float32, float64 for ReliefF; float32, uint16 for the feedback
 variants).  A set's marker names the source of the engine, numba's version
 and the cache directory, so a changed engine or another cache never finds
 an old marker.
+
+One compiler per cache (issue 38: three processes were seen compiling the
+same kernels into one installation, 0.7-1 GB each, and on a shared 2-core
+machine each of them then took 20 minutes for its 3 minutes of a core): the
+compiler holds a lock on a file beside the cache (``lock``), and a process
+that finds it held starts none; it computes on the NumPy path, or waits for
+the markers (``running``).  The lock is the operating system's
+(``fcntl.flock``, ``msvcrt.locking``), so it dies with its process: a lock
+file left by a killed compiler blocks nothing.
 """
 import functools
 import hashlib
@@ -28,6 +37,12 @@ import threading
 from pathlib import Path
 
 import numba
+
+try:
+    import fcntl
+except ImportError:     # Windows
+    fcntl = None
+    import msvcrt
 
 CORE = Path(__file__).resolve().parent
 
@@ -41,6 +56,8 @@ _LOCK = threading.Lock()
 _PROCESS = None
 # "0" in the environment: no background compilation.
 WARMUP_VARIABLE = "ORANGE3_RELIEF_WARMUP"
+# the compiler's lock file, in the cache directory
+LOCK_NAME = "relief-compiler.lock"
 
 
 def _cache_dir():
@@ -77,12 +94,33 @@ def is_compiled(kernel_set):
     return marker(kernel_set).exists()
 
 
+def lock():
+    """The compiler's lock, taken: an open file, which holds it until it is
+    closed (or its process ends); None while another process holds it.
+    An OSError where the lock file cannot be made."""
+    path = _cache_dir() / LOCK_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(path, "a+b")
+    try:
+        if fcntl is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        else:
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+    except OSError:     # held (BlockingIOError; EACCES on some systems)
+        handle.close()
+        return None
+    return handle
+
+
 def start(first=None):
     """Start compiling every kernel set in a background process (once per
     process; ``first`` first), unless the environment variable
-    ``ORANGE3_RELIEF_WARMUP`` is "0".  Returns the process, or None when
-    every set is compiled or no process could start (the engine then
-    compiles in its own process when it needs the kernels)."""
+    ``ORANGE3_RELIEF_WARMUP`` is "0" or another process's compiler holds
+    the lock.  Returns the process, or None when none was started (the
+    engine then computes on the NumPy path, waits for the other compiler,
+    or compiles in its own process when it needs the kernels).  The
+    process gets the lock this one took (on Windows it takes it itself)."""
     global _PROCESS
     with _LOCK:
         if _PROCESS is not None:
@@ -90,20 +128,43 @@ def start(first=None):
         if os.environ.get(WARMUP_VARIABLE, "1") == "0" or all(
                 is_compiled(kernel_set) for kernel_set in SETS):
             return None
+        try:
+            held = lock()
+        except OSError:
+            return None
+        if held is None:
+            return None
         command = [sys.executable, "-m",
                    "orangecontrib.relief.core.precompile"]
         if first is not None:
             command += ["--first", ":".join(first)]
-        try:
-            _PROCESS = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                cwd=str(CORE.parents[2]))
-        except OSError:
-            return None
+        with held:
+            passed = ()
+            if fcntl is not None:
+                passed = (held.fileno(),)
+                command += ["--lock-fd", str(held.fileno())]
+            else:
+                held.close()
+            try:
+                _PROCESS = subprocess.Popen(
+                    command, stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    cwd=str(CORE.parents[2]), pass_fds=passed)
+            except OSError:
+                return None
         return _PROCESS
 
 
 def running():
-    """Whether the background compilation is still under way."""
-    return _PROCESS is not None and _PROCESS.poll() is None
+    """Whether kernels are compiling in the background: this process's
+    compiler, or another process's (which holds the lock)."""
+    if _PROCESS is not None and _PROCESS.poll() is None:
+        return True
+    try:
+        held = lock()
+    except OSError:
+        return False
+    if held is None:
+        return True
+    held.close()
+    return False

@@ -6,18 +6,27 @@ from setuptools import setup, find_namespace_packages
 HERE = Path(__file__).parent
 
 
-def help_files(source="doc/_build/htmlhelp", target="help/orange3-relief"):
+def help_files(source="doc/_build/htmlhelp", target="help/orange3-relief",
+               patterns=("**/*",)):
     """data_files for the HTML help built by
     ``sphinx-build -b htmlhelp doc doc/_build/htmlhelp``; Orange finds it at
-    ``<sys.prefix>/help/orange3-relief/index.html`` (WIDGET_HELP_PATH)."""
+    ``<sys.prefix>/help/orange3-relief/index.html`` (WIDGET_HELP_PATH).
+    With ``patterns``: those files of ``source``."""
     base = HERE / source
     groups = {}
-    for path in sorted(base.rglob("*")):
+    for path in sorted(p for pattern in patterns for p in base.glob(pattern)):
         if path.is_file():
             folder = (Path(target) / path.parent.relative_to(base)).as_posix()
             groups.setdefault(folder, []).append(
                 path.relative_to(HERE).as_posix())
     return sorted(groups.items())
+
+
+# The widget pages' Markdown, which orangecontrib/relief/offline_help.py
+# renders where no HTML help was built (a wheel built without Sphinx)
+MARKDOWN_HELP = help_files("doc", "help/orange3-relief/markdown",
+                           ("widgets.json", "widgets/*.md",
+                            "widgets/images/*"))
 
 setup(
     name="orange3-relief",
@@ -44,6 +53,9 @@ setup(
         "scipy",
         # numba compiles the engine's kernels (core/visits.py, core/feedback.py)
         "numba>=0.57",
+        # renders the widgets' help pages offline (offline_help.py); Orange's
+        # canvas (orange-canvas-core) requires it too
+        "commonmark",
     ],
     extras_require={
         "gui": ["PyQt6"],
@@ -58,7 +70,7 @@ setup(
         "dask": ["dask[distributed]"],
         "doc": ["sphinx", "myst-parser"],
     },
-    data_files=help_files(),
+    data_files=help_files() + MARKDOWN_HELP,
     entry_points={
         # listed in Orange's add-on dialog
         "orange3.addon": ("relief = orangecontrib.relief",),

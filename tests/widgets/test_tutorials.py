@@ -54,7 +54,7 @@ class TestCategory(unittest.TestCase):
                 {"Scorer", "Preprocessor", "Scores", "Reduced Data"})
         self.assertTrue(os.path.exists(os.path.join(
             os.path.dirname(category.__file__), category.ICON)))
-        self.assertEqual(len(category.WIDGET_HELP_PATH), 3)
+        self.assertIsInstance(category.WIDGET_HELP_PATH, category.HelpPath)
 
 
 class TestTutorials(widget_tests.WidgetTest):

@@ -1,6 +1,7 @@
 """The first results after a fresh install: the engine with an empty numba cache.
 
     python benchmarks/first_use.py [--rev COMMIT ...] [--repeat 1]
+                                   [--no-wait] [--npdr]
 
 Each measurement runs in a new process whose ``NUMBA_CACHE_DIR`` is a new,
 empty directory, so every kernel is compiled as on a fresh machine.  The
@@ -47,12 +48,23 @@ warnings.simplefilter("ignore")
 begin = time.perf_counter()
 for when in ("first", "warm"):
     for variant in ("relieff", "drelieff", "pdrelieff"):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         result = core.relieff(X, y, nominal, variant=variant)
         out[f"{{when}} {{variant}}"] = time.perf_counter() - started
+        out[f"{{when}} {{variant}} cpu"] = time.process_time() - cpu
         out[f"{{when}} {{variant}} weights"] = result.weights.tolist()
+if {npdr!r}:     # the working tree's NPDR (outside the core)
+    from orangecontrib.relief import stats
+    for when in ("first", "warm"):
+        started, cpu = time.perf_counter(), time.process_time()
+        stats.npdr(X, y, nominal)
+        out[f"{{when}} npdr"] = time.perf_counter() - started
+        out[f"{{when}} npdr cpu"] = time.process_time() - cpu
 warmup = getattr(core, "warmup", None)
 process = warmup and warmup._PROCESS
+if process is not None and not {wait!r}:   # (it would outlive its cache)
+    process.kill()
+    process = None
 if process is not None:     # the kernels compiling in the background
     process.wait()
     out["compiled after"] = time.perf_counter() - begin
@@ -83,10 +95,11 @@ def datasets(directory):
     return paths
 
 
-def measure(rev, data):
+def measure(rev, data, wait=True, npdr=False):
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        code = CHILD.format(here=str(HERE), rev=rev, data=str(data))
+        code = CHILD.format(here=str(HERE), rev=rev, data=str(data),
+                            wait=wait, npdr=npdr and rev is None)
         done = subprocess.run([sys.executable, "-c", code], env=env,
                               capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -102,11 +115,15 @@ def _row(rev, name, t):
             t[f"first {v} weights"], t[f"compiled {v} weights"])))
             for v in variants)
         gap = f"{gap:.1e}"
+    npdr = f"{t['first npdr']:.2f} s ({t['first npdr cpu']:.2f}) / " \
+        f"{t['warm npdr']:.3f} s" \
+        if "first npdr" in t else "-"
     return (f"| {rev or 'working tree'} | {name} | {t['import']:.2f} s | "
-            + " | ".join(f"{t['first ' + v]:.2f} s" for v in variants)
+            + " | ".join(f"{t['first ' + v]:.2f} s ({t['first ' + v + ' cpu']:.2f})"
+                         for v in variants)
             + " | " + " / ".join(f"{t['warm ' + v]:.3f}" for v in variants)
-            + f" s | {t.get('compiled after', float('nan')):.0f} s | "
-            + compiled + f" | {gap} |")
+            + f" s | {npdr} | {t.get('compiled after', float('nan')):.0f} s"
+            + " | " + compiled + f" | {gap} |")
 
 
 def main():
@@ -114,17 +131,24 @@ def main():
     parser.add_argument("--rev", nargs="+", default=[None],
                         help="git revisions (default: the working tree)")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--no-wait", action="store_true",
+                        help="stop the background compiler instead of "
+                             "waiting for it (no 'then' columns)")
+    parser.add_argument("--npdr", action="store_true",
+                        help="also NPDR's first and second call "
+                             "(stats.npdr; the working tree only)")
     args = parser.parse_args()
     print("| engine | data | import | first ReliefF | first dReliefF | first "
-          "pdReliefF | again ReliefF / dReliefF / pdReliefF | compiled "
-          "kernels ready after | then ReliefF / dReliefF / pdReliefF "
-          "| max \\|first − compiled\\| |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "pdReliefF | again ReliefF / dReliefF / pdReliefF | NPDR first / "
+          "again | compiled kernels ready after | then ReliefF / dReliefF / "
+          "pdReliefF | max \\|first − compiled\\| |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as directory:
         for _ in range(args.repeat):
             for name, path in datasets(directory).items():
                 for rev in args.rev:
-                    print(_row(rev, name, measure(rev, path)), flush=True)
+                    print(_row(rev, name, measure(
+                        rev, path, not args.no_wait, args.npdr)), flush=True)
 
 
 if __name__ == "__main__":

@@ -66,7 +66,7 @@ def main(argv=None):
                              "lock (warmup.start)")
     args = parser.parse_args(argv)
     if args.lock_fd is None:
-        held = lock()
+        held = lock()       # (held until this process ends)
         if held is None:
             return
     order = list(SETS)

@@ -119,8 +119,8 @@ def _row(rev, name, t):
         f"{t['warm npdr']:.3f} s" \
         if "first npdr" in t else "-"
     return (f"| {rev or 'working tree'} | {name} | {t['import']:.2f} s | "
-            + " | ".join(f"{t['first ' + v]:.2f} s ({t['first ' + v + ' cpu']:.2f})"
-                         for v in variants)
+            + " | ".join(f"{t['first ' + v]:.2f} s "
+                         f"({t['first ' + v + ' cpu']:.2f})" for v in variants)
             + " | " + " / ".join(f"{t['warm ' + v]:.3f}" for v in variants)
             + f" s | {npdr} | {t.get('compiled after', float('nan')):.0f} s"
             + " | " + compiled + f" | {gap} |")

@@ -17,6 +17,7 @@ from orangecontrib.relief.sklearn import (IterSelector, ReliefFSelector,
                                           TuRFSelector, VLSSelector)
 from orangecontrib.relief.turf import turf
 from orangecontrib.relief.vls import vls
+from test_sklearn import xor_data
 
 
 @pytest.mark.filterwarnings("ignore::orangecontrib.relief.ReliefWarning")
@@ -27,14 +28,6 @@ from orangecontrib.relief.vls import vls
     VLSSelector(ReliefFSelector(neighbours="multisurf"), random_state=1)])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
-
-
-def xor_data(n=120, n_noise=8, seed=1):
-    """Class = x0 xor x1 (thresholded at 0.5) plus uniform noise."""
-    rng = np.random.default_rng(seed)
-    X = rng.random((n, 2 + n_noise))
-    y = ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5)).astype(int)
-    return X, y
 
 
 def test_turf_gives_turfs_weights_with_the_reliefs_options():

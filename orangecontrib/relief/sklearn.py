@@ -15,6 +15,11 @@ best-weighted features::
 
 A continuous target (``type_of_target(y) == "continuous"``) switches to the
 regression form, RReliefF; any other target is a class label.
+
+:class:`TuRFSelector`, :class:`IterSelector` and :class:`VLSSelector` are
+scikit-rebate's TuRF, Iter and VLS around a ReliefFSelector; the selectors
+take scikit-rebate's parameter names too (``n_neighbors``,
+``discrete_threshold``, ``verbose``, ``num_scores_to_return``).
 """
 import numbers
 import time
@@ -319,6 +324,9 @@ class ReliefFSelector(_RankingSelector):
         - ``True`` / ``False``: all features nominal / all numeric.
         - a boolean mask of shape (n_features,) or an array of column
           indices.
+
+        ``discrete_threshold`` (scikit-rebate's rule) replaces "auto".
+        Date/time and duration columns of a DataFrame are numeric (seconds).
 
         Nominal columns may hold any values (numbers in a numpy array,
         numbers, strings or categories in a DataFrame; non-negative integer
@@ -802,20 +810,8 @@ class _AroundRelief(_RankingSelector):
     (``orangecontrib.relief.turf``, ``.iterated``, ``.vls``)."""
 
     def fit(self, X, y):
-        """Estimate the weight of every feature.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_features)
-            The training data; NaN marks a missing value.
-        y : array-like of shape (n_samples,)
-            Class labels, or numbers for a continuous target (RReliefF).
-
-        Returns
-        -------
-        self
-            The fitted selector.
-        """
+        """Estimate the weight of every feature; ``X`` and ``y`` as
+        :meth:`ReliefFSelector.fit` takes them.  Returns the selector."""
         relief = self._relief()
         self._check()
         relief._check_n_features_to_select()

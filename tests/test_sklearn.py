@@ -402,11 +402,51 @@ def test_n_neighbors_is_k_nearest_and_a_fraction_of_the_rows():
     (dict(discrete_threshold=-1), "discrete_threshold must be a whole"),
     (dict(discrete_threshold=2.5), "discrete_threshold must be a whole"),
     (dict(discrete_threshold=10, discrete_features=True), "give one of"),
+    (dict(discrete_threshold=10, categorical_threshold=10),
+     "discrete_threshold and categorical_threshold .* give one"),
+    (dict(discrete_threshold=10, multiclass_threshold=10),
+     "discrete_threshold and multiclass_threshold .* give one"),
+    (dict(categorical_features=[0], discrete_features=[1]), "give one of"),
+    (dict(categorical_threshold=3, categorical_features=[0]),
+     "discrete_features and categorical_threshold"),
+    (dict(multiclass_threshold=1.5), "multiclass_threshold must be a whole"),
+    (dict(label_type="ordinal"), "label_type must be one of"),
+    (dict(label_type="binary"), "but y has 3 distinct values"),
 ])
 def test_bad_skrebate_options(params, message):
     X, y = xor_data(n_noise=1)
+    y[:3] = 2
     with pytest.raises(ValueError, match=message):
         ReliefFSelector(**params).fit(X, y)
+
+
+def test_skrebate_084_names_split_discrete_threshold():
+    """scikit-rebate 0.8.4 calls the features' part of discrete_threshold
+    categorical_threshold, the target's multiclass_threshold, the nominal
+    columns categorical_features, and lets label_type fix the target."""
+    rng = np.random.default_rng(6)
+    X = np.column_stack([rng.integers(0, 3, 90), rng.random(90)])
+    counts = rng.integers(0, 12, 90).astype(float)     # 12 values
+    features = ReliefFSelector(categorical_threshold=3).fit(X, counts)
+    assert_array_equal(features.nominal_, [True, False])
+    assert not features.regression_                     # type_of_target
+    target = ReliefFSelector(multiclass_threshold=10).fit(X, counts)
+    assert_array_equal(target.nominal_, [False, False])
+    assert target.regression_
+    both = ReliefFSelector(discrete_threshold=10).fit(X, counts)
+    split = ReliefFSelector(categorical_threshold=10,
+                            multiclass_threshold=10).fit(X, counts)
+    assert_array_equal(split.feature_importances_, both.feature_importances_)
+    by_index = ReliefFSelector(categorical_features=[0]).fit(X, counts)
+    assert_array_equal(by_index.feature_importances_, ReliefFSelector(
+        discrete_features=[0]).fit(X, counts).feature_importances_)
+    assert ReliefFSelector(label_type="continuous").fit(X, counts) \
+        .regression_
+    tenths = np.round(np.linspace(0, 1, 90), 1)         # 11 float values
+    assert ReliefFSelector().fit(X, tenths).regression_
+    as_classes = ReliefFSelector(label_type="multiclass").fit(X, tenths)
+    assert not as_classes.regression_
+    assert len(as_classes.classes_) == 11
 
 
 def test_discrete_threshold_is_skrebates_rule_for_features_and_target():

@@ -15,6 +15,7 @@ cannot be cloned), ours 25 as written and 30 with discrete_threshold=10;
 and ours side by side.
 """
 import numpy as np
+from numpy.testing import assert_array_equal
 import pytest
 from sklearn.ensemble import RandomForestRegressor
 from sklearn.model_selection import cross_val_score
@@ -76,6 +77,8 @@ def test_skrebate_assertion(library, case):
     assert passes(score), f"{name}: mean score {score:.3f}, not {assertion}"
 
 
+# skrebate's two constructor tests; they fail for skrebate 0.8.4 itself (a
+# TypeError: 0.8.4 renamed discrete_threshold to categorical_threshold)
 def test_relieff_init():
     """Check: ReliefF constructor stores custom values correctly"""
     clf = ReliefFSelector(n_features_to_select=7, n_neighbors=500,
@@ -114,3 +117,27 @@ def test_starred_rules_with_a_continuous_target_say_what_to_use(rule,
     np.random.seed(0)
     model.set_params(relieffselector__neighbours=rule.rstrip("*"))
     assert abs(np.mean(cross_val_score(model, X, y, cv=3))) < 0.5
+
+
+@pytest.mark.parametrize("data", ["mixed", "missing", "continuous"])
+def test_skrebates_rules_are_skrebates(data):
+    """``n_neighbors=0.1`` gives skrebate's k, and skrebate 0.8.4's
+    ``categorical_threshold`` and ``multiclass_threshold`` (the two parts of
+    the older ``discrete_threshold``) the same nominal features and target
+    kind as skrebate 0.8.4 itself."""
+    skrebate = pytest.importorskip("skrebate")
+    X, y = DATA[data]
+    X, y = X[:120], y[:120]
+    theirs = skrebate.ReliefF(n_neighbors=0.1, categorical_threshold=10,
+                              multiclass_threshold=10)
+    theirs.fit(X, y)
+    ours = ReliefFSelector(n_neighbors=0.1, categorical_threshold=10,
+                           multiclass_threshold=10).fit(X, y)
+    assert_array_equal(ours.nominal_, [theirs.attr[name][0] == "categorical"
+                                       for name in theirs._headers])
+    assert ours.nominal_.any()
+    assert ours.regression_ == (theirs._class_type == "continuous")
+    older = ReliefFSelector(k_nearest=theirs.n_neighbors,
+                            discrete_threshold=10).fit(X, y)
+    assert_array_equal(ours.feature_importances_,
+                       older.feature_importances_)

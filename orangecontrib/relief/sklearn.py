@@ -339,6 +339,11 @@ class ReliefFSelector(_RankingSelector):
         and a numeric target with more distinct values than this is
         continuous (RReliefF).  scikit-rebate's default is 10; None leaves
         ``discrete_features`` and ``type_of_target`` to decide.
+    categorical_features, categorical_threshold, multiclass_threshold, label_type : default=None
+        scikit-rebate 0.8.4's names: column indices of the nominal features
+        (``discrete_features``); ``discrete_threshold`` for the features
+        alone and for the target alone; and the target's kind,
+        "binary", "multiclass" (a class) or "continuous" (RReliefF).
     weight_by_distance : bool, default=False
         Weight the i-th nearest neighbour by exp(-(i / sigma)^2) (Weka's
         ``-W``).
@@ -447,7 +452,9 @@ class ReliefFSelector(_RankingSelector):
                  compat=None, neighbours="k", threshold=None,
                  significance=None, n_permutations=99, covariates=None,
                  device=None, n_neighbors=None, discrete_threshold=None,
-                 verbose=False):
+                 verbose=False, categorical_features=None,
+                 categorical_threshold=None, multiclass_threshold=None,
+                 label_type=None):
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -469,6 +476,10 @@ class ReliefFSelector(_RankingSelector):
         self.n_neighbors = n_neighbors
         self.discrete_threshold = discrete_threshold
         self.verbose = verbose
+        self.categorical_features = categorical_features
+        self.categorical_threshold = categorical_threshold
+        self.multiclass_threshold = multiclass_threshold
+        self.label_type = label_type
 
     def fit(self, X, y):
         """Estimate the Relief weight of every feature.
@@ -528,11 +539,11 @@ class ReliefFSelector(_RankingSelector):
         scikit-learn records at fit (``n_features_in_``, ``classes_``,
         ``nominal_``, ...) goes on ``owner``: this selector, or the TuRF,
         Iter or VLS selector around it."""
-        self._check_discrete_threshold()
+        spec, feature_threshold, target_threshold = self._discrete_rules()
         _check_target_values(y)
         nominal, categories = None, None
         if _is_dataframe(X):
-            nominal = self._nominal_mask(X.shape[1], np.array(
+            nominal = self._nominal_mask(spec, X.shape[1], np.array(
                 [_is_text_or_category(dtype) for dtype in X.dtypes]))
             categories = _n_categories(X)
             X = self._encode_frame(X, nominal)
@@ -540,22 +551,23 @@ class ReliefFSelector(_RankingSelector):
                              ensure_all_finite="allow-nan",
                              ensure_min_samples=2, dtype=np.float64)
         if nominal is None:
-            nominal = self._nominal_mask(X.shape[1],
+            nominal = self._nominal_mask(spec, X.shape[1],
                                          np.zeros(X.shape[1], dtype=bool))
-        if self.discrete_threshold is not None:
-            nominal |= _n_distinct(X) <= self.discrete_threshold
+        if feature_threshold is not None:
+            nominal |= _n_distinct(X) <= feature_threshold
         if nominal.any() and not sp.issparse(X):
             X = X.copy()
             for j in np.flatnonzero(nominal):
                 X[:, j] = _value_codes(X[:, j])
         owner.nominal_ = nominal
 
-        owner.regression_ = self._is_regression(y)
+        owner.regression_ = self._is_regression(y, target_threshold)
         if owner.regression_:
             y = np.asarray(y, dtype=float)
             owner.__dict__.pop("classes_", None)   # from an earlier fit
         else:
-            check_classification_targets(y)
+            if self.label_type is None:      # else y's values are classes
+                check_classification_targets(y)
             encoder = LabelEncoder()
             y = encoder.fit_transform(y)
             owner.classes_ = encoder.classes_
@@ -585,27 +597,60 @@ class ReliefFSelector(_RankingSelector):
                      f"k_nearest={options['k_nearest']}")
         return X, y, nominal, options
 
-    def _check_discrete_threshold(self):
-        if self.discrete_threshold is None:
-            return
-        whole_number(self.discrete_threshold, "discrete_threshold",
-                     minimum=0, otherwise="or None (use discrete_features)")
-        if not (isinstance(self.discrete_features, str)
-                and self.discrete_features == "auto"):
+    def _discrete_rules(self):
+        """(discrete_features, the features' threshold, the target's
+        threshold) from our names and scikit-rebate's, checked: 0.8.4's
+        ``categorical_features``, ``categorical_threshold`` and
+        ``multiclass_threshold`` are the parts of the older
+        ``discrete_threshold``."""
+        def one(ours, theirs):
+            if getattr(self, theirs) is None:
+                return ours
+            if getattr(self, ours) is not None:
+                raise ValueError(f"{ours} and {theirs} (scikit-rebate's "
+                                 f"name) are the same option; give one of "
+                                 "them.")
+            return theirs
+        features = one("discrete_threshold", "categorical_threshold")
+        target = one("discrete_threshold", "multiclass_threshold")
+        for name in {features, target}:
+            if getattr(self, name) is not None:
+                whole_number(getattr(self, name), name, minimum=0,
+                             otherwise="or None")
+        spec = self.discrete_features
+        auto = isinstance(spec, str) and spec == "auto"
+        if self.categorical_features is not None:
+            if not auto:
+                raise ValueError("discrete_features and categorical_features "
+                                 "(scikit-rebate's name) are the same "
+                                 "option; give one of them.")
+            spec, auto = self.categorical_features, False
+        if getattr(self, features) is not None and not auto:
             raise ValueError(
-                "discrete_features and discrete_threshold both say which "
-                "features are nominal; give one of them (leave "
-                "discrete_features='auto' with discrete_threshold).")
+                f"discrete_features and {features} both say which features "
+                f"are nominal; give one of them (leave discrete_features="
+                f"'auto' with {features}).")
+        return spec, getattr(self, features), getattr(self, target)
 
-    def _is_regression(self, y):
-        """A continuous target: ``type_of_target`` says "continuous"; with
-        ``discrete_threshold`` (scikit-rebate's rule), a numeric target with
-        more distinct values than the threshold."""
-        if self.discrete_threshold is None:
+    def _is_regression(self, y, threshold):
+        """A continuous target: ``label_type="continuous"`` (scikit-rebate's
+        choice); with a threshold (scikit-rebate's rule), a numeric target
+        with more distinct values than it; else when ``type_of_target`` says
+        "continuous"."""
+        if self.label_type is not None:
+            kinds = ("binary", "multiclass", "continuous")
+            if self.label_type not in kinds:
+                raise ValueError(f"label_type must be one of {kinds} or None "
+                                 f"(scikit-rebate's choices); got "
+                                 f"{self.label_type!r}.")
+            if self.label_type == "binary" and np.unique(y).size != 2:
+                raise ValueError(f"label_type='binary', but y has "
+                                 f"{np.unique(y).size} distinct values.")
+            return self.label_type == "continuous"
+        if threshold is None:
             return type_of_target(y) == "continuous"
         y = np.asarray(y)
-        return y.dtype.kind in "iuf" and \
-            np.unique(y).size > self.discrete_threshold
+        return y.dtype.kind in "iuf" and np.unique(y).size > threshold
 
     def _k_nearest(self, n_samples):
         """k: ``k_nearest``, or scikit-rebate's name for it, ``n_neighbors``.
@@ -741,9 +786,10 @@ class ReliefFSelector(_RankingSelector):
                              "whole number of features or a fraction in "
                              f"(0, 1]; got {k!r}.")
 
-    def _nominal_mask(self, n_features, auto):
-        """The boolean mask of nominal features from ``discrete_features``."""
-        spec = self.discrete_features
+    @staticmethod
+    def _nominal_mask(spec, n_features, auto):
+        """The boolean mask of nominal features from ``discrete_features``
+        (``spec``)."""
         if isinstance(spec, str):
             if spec != "auto":
                 raise ValueError("discrete_features must be 'auto', a bool, a "

@@ -75,6 +75,12 @@ def test_vls_gives_vls_weights_and_a_continuous_target_is_rrelieff():
     assert_allclose(selector.feature_importances_, weights, atol=1e-12)
     assert selector.subsets_ == subsets
     assert selector.top_features_[0] == 0
+    # ReliefF visiting every instance: the visiting seed cannot matter
+    seeded = VLSSelector(ReliefFSelector(random_state=3),
+                         num_feature_subset=6, size_feature_subset=4,
+                         random_state=7).fit(X, target)
+    assert_array_equal(seeded.feature_importances_,
+                       selector.feature_importances_)
 
 
 def test_pipeline_get_set_params_and_clone():
@@ -119,7 +125,9 @@ def test_skrebate_names():
      "I-RELIEF already iterates"),
     (VLSSelector(num_feature_subset=1, size_feature_subset=2),
      "cannot cover all 10 features"),
-    (VLSSelector(ReliefFSelector(random_state=3)),
+    (VLSSelector(ReliefFSelector(variant="drelieff", random_state=3)),
+     "Leave relief_object's random_state at 0"),
+    (VLSSelector(ReliefFSelector(n_iterations=50, random_state=3)),
      "Leave relief_object's random_state at 0"),
     (TuRFSelector(KNeighborsClassifier()),
      "relief_object must be a ReliefFSelector"),

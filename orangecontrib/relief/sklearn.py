@@ -1083,7 +1083,10 @@ class VLSSelector(_AroundRelief):
         self.verbose = verbose
 
     def _weights(self, X, y, nominal, options, progress):
-        if options.pop("random_state") != 0:
+        seed = options.pop("random_state")
+        visits_matter = options["n_iterations"] is not None or \
+            options["variant"] in ("drelieff", "pdrelieff")
+        if seed != 0 and visits_matter:
             raise ValueError(
                 "VLSSelector's random_state seeds the subsets; vls runs "
                 "Relief on them in the visiting order of seed 0. Leave "

@@ -9,9 +9,11 @@ then ``DataFrame.sample(frac=0.25)`` of the five files in its order.  Where
 skrebate's suite is out of date: scikit-learn's ``Imputer`` is now
 ``SimpleImputer`` (same default, the column mean); the TuRF, VLS and Iter
 tests, commented out in skrebate, are written with skrebate 0.8.4's API
-(a wrapper around a ReliefF object; VLS seeded, see ``WRAPPER_OPTIONS``).  ``cross_val_score`` runs its folds in
-one process and the forests on one core (``n_jobs=-1`` in skrebate: the
-numbers do not depend on it); the selectors keep skrebate's ``n_jobs``.
+(a wrapper around a ReliefF object; VLS seeded, see ``WRAPPER_OPTIONS``).
+``cross_val_score`` runs its folds in this process and the forests on one
+core (skrebate's ``n_jobs=-1`` there would draw the forests' randomness in
+worker processes, beyond ``np.random.seed``); the selectors keep skrebate's
+``n_jobs``.
 """
 from pathlib import Path
 

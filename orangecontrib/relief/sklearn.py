@@ -339,7 +339,8 @@ class ReliefFSelector(_RankingSelector):
         and a numeric target with more distinct values than this is
         continuous (RReliefF).  scikit-rebate's default is 10; None leaves
         ``discrete_features`` and ``type_of_target`` to decide.
-    categorical_features, categorical_threshold, multiclass_threshold, label_type : default=None
+    categorical_features, categorical_threshold : default=None
+    multiclass_threshold, label_type : default=None
         scikit-rebate 0.8.4's names: column indices of the nominal features
         (``discrete_features``); ``discrete_threshold`` for the features
         alone and for the target alone; and the target's kind,
@@ -974,9 +975,9 @@ class TuRFSelector(_AroundRelief):
         if self.num_scores_to_return is None:
             return self.n_keep
         if self.n_keep != 1:
-            raise ValueError("n_keep and num_scores_to_return (scikit-rebate's "
-                             "name for it) are the same option; give one of "
-                             "them.")
+            raise ValueError("n_keep and num_scores_to_return (scikit-rebate"
+                             "'s name for it) are the same option; give one "
+                             "of them.")
         return self.num_scores_to_return
 
     def _weights(self, X, y, nominal, options, progress):

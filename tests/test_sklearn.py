@@ -23,7 +23,9 @@ from devices import (TOLERANCE, needs_cuda, no_gpu,  # noqa: F401
 @pytest.mark.filterwarnings("ignore::orangecontrib.relief.ReliefWarning")
 @parametrize_with_checks([ReliefFSelector(),
                           ReliefFSelector(variant="pdrelieff", k_nearest=3),
-                          ReliefFSelector(neighbours="multisurf*")])
+                          ReliefFSelector(neighbours="multisurf*"),
+                          ReliefFSelector(n_neighbors=0.2,
+                                          discrete_threshold=3)])
 def test_sklearn_estimator_checks(estimator, check):
     # every check passes: no expected_failed_checks are needed
     check(estimator)
@@ -374,3 +376,157 @@ def test_bad_device_is_refused_at_fit():
     X, y, _ = tiny()
     with pytest.raises(ValueError, match="'cpu', 'cuda' or 'auto'"):
         selector.fit(X, y)
+
+
+# scikit-rebate's interface (issue 38) and hostile targets (issue 16)
+
+def test_n_neighbors_is_k_nearest_and_a_fraction_of_the_rows():
+    X, y = xor_data()                                    # 120 rows
+    by_k = ReliefFSelector(k_nearest=6).fit(X, y).feature_importances_
+    alias = ReliefFSelector(n_neighbors=6).fit(X, y).feature_importances_
+    assert_array_equal(alias, by_k)
+    # skrebate's reading: k hits and k misses together make 0.1 n
+    fraction = ReliefFSelector(n_neighbors=0.1).fit(X, y)
+    assert_array_equal(fraction.feature_importances_, by_k)
+    same = ReliefFSelector(k_nearest=0.1).fit(X, y).feature_importances_
+    assert_array_equal(same, by_k)
+    tiny_share = ReliefFSelector(n_neighbors=0.001).fit(X, y)
+    expected = relieff(X, y, k_nearest=1).weights
+    assert_allclose(tiny_share.feature_importances_, expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("params, message", [
+    (dict(n_neighbors=5, k_nearest=3), "give one of them"),
+    (dict(n_neighbors=1.5), r"fraction of the training rows in \(0, 1\)"),
+    (dict(k_nearest=0.0), r"fraction of the training rows in \(0, 1\)"),
+    (dict(discrete_threshold=-1), "discrete_threshold must be a whole"),
+    (dict(discrete_threshold=2.5), "discrete_threshold must be a whole"),
+    (dict(discrete_threshold=10, discrete_features=True), "give one of"),
+    (dict(discrete_threshold=10, categorical_threshold=10),
+     "discrete_threshold and categorical_threshold .* give one"),
+    (dict(discrete_threshold=10, multiclass_threshold=10),
+     "discrete_threshold and multiclass_threshold .* give one"),
+    (dict(categorical_features=[0], discrete_features=[1]), "give one of"),
+    (dict(categorical_threshold=3, categorical_features=[0]),
+     "discrete_features and categorical_threshold"),
+    (dict(multiclass_threshold=1.5), "multiclass_threshold must be a whole"),
+    (dict(label_type="ordinal"), "label_type must be one of"),
+    (dict(label_type="binary"), "but y has 3 distinct values"),
+])
+def test_bad_skrebate_options(params, message):
+    X, y = xor_data(n_noise=1)
+    y[:3] = 2
+    with pytest.raises(ValueError, match=message):
+        ReliefFSelector(**params).fit(X, y)
+
+
+def test_skrebate_084_names_split_discrete_threshold():
+    """scikit-rebate 0.8.4 calls the features' part of discrete_threshold
+    categorical_threshold, the target's multiclass_threshold, the nominal
+    columns categorical_features, and lets label_type fix the target."""
+    rng = np.random.default_rng(6)
+    X = np.column_stack([rng.integers(0, 3, 90), rng.random(90)])
+    counts = rng.integers(0, 12, 90).astype(float)     # 12 values
+    features = ReliefFSelector(categorical_threshold=3).fit(X, counts)
+    assert_array_equal(features.nominal_, [True, False])
+    assert not features.regression_                     # type_of_target
+    target = ReliefFSelector(multiclass_threshold=10).fit(X, counts)
+    assert_array_equal(target.nominal_, [False, False])
+    assert target.regression_
+    both = ReliefFSelector(discrete_threshold=10).fit(X, counts)
+    split = ReliefFSelector(categorical_threshold=10,
+                            multiclass_threshold=10).fit(X, counts)
+    assert_array_equal(split.feature_importances_, both.feature_importances_)
+    by_index = ReliefFSelector(categorical_features=[0]).fit(X, counts)
+    assert_array_equal(by_index.feature_importances_, ReliefFSelector(
+        discrete_features=[0]).fit(X, counts).feature_importances_)
+    assert ReliefFSelector(label_type="continuous").fit(X, counts) \
+        .regression_
+    tenths = np.round(np.linspace(0, 1, 90), 1)         # 11 float values
+    assert ReliefFSelector().fit(X, tenths).regression_
+    as_classes = ReliefFSelector(label_type="multiclass").fit(X, tenths)
+    assert not as_classes.regression_
+    assert len(as_classes.classes_) == 11
+
+
+def test_discrete_threshold_is_skrebates_rule_for_features_and_target():
+    rng = np.random.default_rng(6)
+    X = np.column_stack([rng.integers(0, 3, 90), rng.integers(0, 12, 90),
+                         rng.random(90)]).astype(float)
+    X[4, 0] = np.nan                                  # missing: not a value
+    y = (X[:, 0] == 1).astype(int)
+    selector = ReliefFSelector(discrete_threshold=3, k_nearest=5).fit(X, y)
+    assert_array_equal(selector.nominal_, [True, False, False])
+    expected = relieff(X, y, np.array([True, False, False]),
+                       k_nearest=5).weights
+    assert_allclose(selector.feature_importances_, expected, atol=1e-12)
+    assert_array_equal(ReliefFSelector(discrete_threshold=12).fit(X, y)
+                       .nominal_, [True, True, False])
+    # sparse: the implicit zeros are a value
+    sparse = ReliefFSelector(discrete_threshold=3, k_nearest=5).fit(
+        sp.csr_matrix(np.nan_to_num(X[:, :2])), y)
+    assert_array_equal(sparse.nominal_, [True, False])
+    # the target: more distinct numbers than the threshold is continuous
+    counts = X[:, 1]                                  # 12 values 0..11
+    assert not ReliefFSelector().fit(X, counts).regression_
+    assert ReliefFSelector(discrete_threshold=10).fit(X, counts).regression_
+    assert not ReliefFSelector(discrete_threshold=12).fit(
+        X, counts).regression_
+    # DataFrame text columns stay nominal whatever their count
+    frame = pd.DataFrame({"word": [f"w{i % 20}" for i in range(90)],
+                          "few": X[:, 0], "x": X[:, 2]})
+    assert_array_equal(ReliefFSelector(discrete_threshold=3).fit(
+        frame, y).nominal_, [True, True, False])
+
+
+def test_verbose_says_what_fit_sees_and_does(capsys):
+    X, y = xor_data()
+    ReliefFSelector(verbose=True, n_neighbors=0.1).fit(X, y)
+    said = capsys.readouterr().out
+    assert "120 instances, 10 features (0 nominal), 2 classes" in said
+    assert "k_nearest=6" in said
+    assert "best: x1, x0" in said or "best: x0, x1" in said
+    ReliefFSelector().fit(X, y)
+    assert capsys.readouterr().out == ""
+
+
+def test_top_features_are_skrebates_order():
+    X, y = xor_data()
+    selector = ReliefFSelector(n_features_to_select=3).fit(X, y)
+    top = selector.top_features_
+    assert_array_equal(np.sort(top), np.arange(X.shape[1]))
+    assert_array_equal(selector.ranking_[top], np.arange(1, X.shape[1] + 1))
+    assert_array_equal(np.sort(top[:3]),
+                       np.flatnonzero(selector.get_support()))
+    assert np.all(np.diff(selector.feature_importances_[top]) <= 0)
+
+
+@pytest.mark.parametrize("labels, message", [
+    (np.array(["a", "b", None] * 20, dtype=object),
+     r"no value \(None or NaN\) in 20 row\(s\): 2, 5, 8, 11, 14, \.\.\."),
+    (["a", "b", "a", None] * 15, r"in 15 row\(s\): 3, 7"),
+    (pd.Series(["a", "b", np.nan] * 20), r"in 20 row\(s\): 2, 5"),
+    (np.r_[np.arange(59.0), np.nan], r"in 1 row\(s\): 59 "),
+    (np.array([1, "a"] * 30, dtype=object),
+     r"mixes labels of types that cannot be ordered \(int, str\)"),
+])
+def test_target_without_a_value_names_the_rows(labels, message):
+    X, _ = xor_data(n=60, n_noise=1)
+    with pytest.raises(ValueError, match=message):
+        ReliefFSelector().fit(X, labels)
+
+
+def test_date_and_duration_columns_are_numeric_seconds():
+    X, y = xor_data(n=80, n_noise=1)
+    start = pd.Timestamp("2024-03-01", tz="Europe/Ljubljana")
+    when = start + pd.to_timedelta(X[:, 0] * 86400, unit="s")
+    frame = pd.DataFrame({"when": when,
+                          "took": pd.to_timedelta(X[:, 1], unit="h"),
+                          "x": X[:, 2]})
+    frame.loc[3, "when"] = pd.NaT
+    selector = ReliefFSelector(k_nearest=5).fit(frame, y)
+    seconds = X.copy()
+    seconds[3, 0] = np.nan
+    expected = relieff(seconds, y, k_nearest=5).weights
+    assert_allclose(selector.feature_importances_, expected, atol=1e-12)
+    assert not selector.nominal_.any()

@@ -15,13 +15,19 @@ best-weighted features::
 
 A continuous target (``type_of_target(y) == "continuous"``) switches to the
 regression form, RReliefF; any other target is a class label.
+
+:class:`TuRFSelector`, :class:`IterSelector` and :class:`VLSSelector` are
+scikit-rebate's TuRF, Iter and VLS around a ReliefFSelector; the selectors
+take scikit-rebate's parameter names too (``n_neighbors``,
+``discrete_threshold``, ``verbose``, ``num_scores_to_return``).
 """
 import numbers
+import time
 import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.preprocessing import LabelEncoder
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
@@ -30,7 +36,11 @@ from sklearn.utils.validation import check_is_fitted
 from . import stats
 from .core import ranking, relieff
 from .core.cuda import check_device
+from .core.options import is_real, is_whole, whole_number
 from .core.registry import lookup
+from .iterated import iter_relief
+from .turf import turf
+from .vls import vls
 
 try:
     from sklearn.utils.validation import validate_data
@@ -42,7 +52,7 @@ except ImportError:  # scikit-learn < 1.6
                                         force_all_finite=ensure_all_finite,
                                         **check_params)
 
-__all__ = ["ReliefFSelector"]
+__all__ = ["ReliefFSelector", "TuRFSelector", "IterSelector", "VLSSelector"]
 
 
 def _is_dataframe(X):
@@ -64,6 +74,68 @@ def _value_codes(column):
     known = ~np.isnan(column)
     codes[known] = np.unique(column[known], return_inverse=True)[1]
     return codes
+
+
+def _is_time(dtype):
+    """True for pandas date/time and duration dtypes."""
+    import pandas as pd
+    return (pd.api.types.is_datetime64_any_dtype(dtype)
+            or pd.api.types.is_timedelta64_dtype(dtype))
+
+
+def _seconds(column):
+    """A date/time or duration column as seconds (NaT missing): a numeric
+    feature, as Orange's TimeVariable is (diff divides by the range, so the
+    unit does not matter)."""
+    import pandas as pd
+    if pd.api.types.is_datetime64_any_dtype(column.dtype):
+        column = column - pd.Timestamp(0, tz=column.dt.tz)
+    return column.dt.total_seconds().to_numpy(dtype=float)
+
+
+def _check_target_values(y):
+    """A ValueError naming the rows where y has no value (None, NaN, NaT),
+    and for labels of types that cannot be ordered (e.g. str and int)."""
+    import pandas as pd
+    if y is None:
+        return                      # validate_data says y is required
+    values = np.asarray(y)
+    if values.dtype.kind not in "OfMmUS":
+        return
+    missing = np.flatnonzero(np.asarray(pd.isna(values)).ravel())
+    if missing.size:
+        rows = ", ".join(map(str, missing[:5])) + (
+            ", ..." if missing.size > 5 else "")
+        raise ValueError(f"y has no value (None or NaN) in {missing.size} "
+                         f"row(s): {rows} (0-based). Relief needs the class "
+                         "or target of every training row; drop those rows "
+                         "before fit.")
+    if values.dtype.kind == "O":
+        try:
+            np.unique(values)               # as LabelEncoder orders them
+        except TypeError:
+            names = ", ".join(sorted({type(value).__name__
+                                      for value in values.ravel()}))
+            raise ValueError(f"y mixes labels of types that cannot be "
+                             f"ordered ({names}); give every label the same "
+                             "type, e.g. all strings.") from None
+
+
+def _n_distinct(X):
+    """The number of distinct known values of every column (sparse: the
+    implicit zeros count as a value)."""
+    if not sp.issparse(X):
+        return np.array([np.unique(column[~np.isnan(column)]).size
+                         for column in X.T])
+    X = sp.csc_matrix(X)
+    counts = np.zeros(X.shape[1], dtype=np.int64)
+    for j in range(X.shape[1]):
+        stored = X.data[X.indptr[j]:X.indptr[j + 1]]
+        values = np.unique(stored[~np.isnan(stored)])
+        if stored.size < X.shape[0]:
+            values = np.union1d(values, [0.0])
+        counts[j] = values.size
+    return counts
 
 
 def _n_categories(frame):
@@ -88,7 +160,72 @@ def _n_values(X, nominal, categories):
     return n_values
 
 
-class ReliefFSelector(SelectorMixin, BaseEstimator):
+class _RankingSelector(SelectorMixin, BaseEstimator):
+    """What the selectors share: the weights ranked, ``top_features_`` as
+    scikit-rebate has it, the support mask, ``verbose`` and the tags."""
+
+    def _rank(self, weights, n_features_to_select):
+        """Record ``weights`` as ``feature_importances_``, their ranking and
+        the number of features ``transform`` keeps."""
+        self.feature_importances_ = weights
+        order = ranking(weights)
+        self.top_features_ = order
+        self.ranking_ = np.empty(len(order), dtype=np.int64)
+        self.ranking_[order] = np.arange(1, len(order) + 1)
+        self.n_features_to_select_ = self._n_selected(n_features_to_select,
+                                                      len(order))
+        self._passing = None
+
+    def _say(self, text):
+        """With ``verbose``: print what fit is doing, as scikit-rebate does."""
+        if self.verbose:
+            print(f"{type(self).__name__}: {text}", flush=True)
+
+    def _done(self, started):
+        """With ``verbose``: the time fit took and the best features."""
+        names = getattr(self, "feature_names_in_", None)
+        top = [str(names[j]) if names is not None else f"x{j}"
+               for j in self.top_features_[:5]]
+        self._say(f"done in {time.perf_counter() - started:.2f} s; best: "
+                  f"{', '.join(top)}")
+
+    def _get_support_mask(self):
+        """Boolean mask of the ``n_features_to_select_`` best-ranked features
+        (with ``threshold``: among those that pass it)."""
+        check_is_fitted(self)
+        if getattr(self, "_passing", None) is None:
+            return self.ranking_ <= self.n_features_to_select_
+        order = np.argsort(self.ranking_)
+        keep = order[self._passing[order]][:self.n_features_to_select_]
+        mask = np.zeros(len(order), dtype=bool)
+        mask[keep] = True
+        return mask
+
+    @staticmethod
+    def _n_selected(k, n_features):
+        """The number of features kept for ``n_features_to_select=k``."""
+        if k is None:
+            return max(1, n_features // 2)
+        if isinstance(k, numbers.Integral):
+            if k > n_features:
+                warnings.warn(f"n_features_to_select={k} is more than the "
+                              f"{n_features} features; all are selected.",
+                              UserWarning, stacklevel=4)
+            return min(int(k), n_features)
+        return max(1, int(n_features * k))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True
+        tags.target_tags.required = True
+        return tags
+
+    def _more_tags(self):  # scikit-learn < 1.6
+        return {"allow_nan": True, "requires_y": True}
+
+
+class ReliefFSelector(_RankingSelector):
     """Select the features with the largest ReliefF, dReliefF or pdReliefF
     weights.
 
@@ -120,10 +257,14 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         (rounded down), an int that many, a float in (0, 1] that fraction
         (rounded down).  At least one feature is always kept; an int above
         the number of features keeps all of them, with a warning.
-    k_nearest : int, default=10
+    k_nearest : int or float, default=10
         Nearest hits, and nearest misses of each other class, per visited
         instance; instances tied with the k-th share its slots.  Used by
-        ``neighbours="k"`` only.
+        ``neighbours="k"`` only.  A float f in (0, 1) is a fraction of the
+        n training rows, k = max(1, int(f * n / 2)), as scikit-rebate reads
+        it (the k hits and k misses together make f * n).
+    n_neighbors : int, float or None, default=None
+        scikit-rebate's name for ``k_nearest`` (give one of them).
     threshold : str or None, default=None
         Select the features whose weights are significant instead of a
         fixed number: ``"fdr:0.05"`` keeps those with Benjamini-Hochberg
@@ -184,10 +325,26 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         - a boolean mask of shape (n_features,) or an array of column
           indices.
 
+        ``discrete_threshold`` (scikit-rebate's rule) replaces "auto".
+        Date/time and duration columns of a DataFrame are numeric (seconds).
+
         Nominal columns may hold any values (numbers in a numpy array,
         numbers, strings or categories in a DataFrame; non-negative integer
         codes in a sparse matrix, where the implicit zeros are a value);
         NaN / None is a missing value.
+    discrete_threshold : int or None, default=None
+        scikit-rebate's rule instead of ``discrete_features``: a feature
+        with at most this many distinct known values is nominal, the others
+        numeric (text and category columns of a DataFrame stay nominal);
+        and a numeric target with more distinct values than this is
+        continuous (RReliefF).  scikit-rebate's default is 10; None leaves
+        ``discrete_features`` and ``type_of_target`` to decide.
+    categorical_features, categorical_threshold : default=None
+    multiclass_threshold, label_type : default=None
+        scikit-rebate 0.8.4's names: column indices of the nominal features
+        (``discrete_features``); ``discrete_threshold`` for the features
+        alone and for the target alone; and the target's kind,
+        "binary", "multiclass" (a class) or "continuous" (RReliefF).
     weight_by_distance : bool, default=False
         Weight the i-th nearest neighbour by exp(-(i / sigma)^2) (Weka's
         ``-W``).
@@ -209,6 +366,9 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         there is one, else the CPU with a warning once ("auto").
         ``compat="weka"`` and I-RELIEF run on the CPU only (a ValueError
         with "cuda").  Checked at ``fit``.
+    verbose : bool, default=False
+        Print the data ``fit`` sees (instances, features, nominal ones,
+        target, k), the time it took and the best features.
     compat : {None, "weka"}, default=None
         ``"weka"``: the numbers of Weka's ``ReliefFAttributeEval``, to the
         last bit (``random_state`` is then Weka's ``-D`` seed, whose default
@@ -225,6 +385,9 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         features rank last).
     ranking_ : ndarray of shape (n_features,)
         Rank of each feature, 1 = largest weight; ties keep column order.
+    top_features_ : ndarray of shape (n_features,)
+        The feature indices from the largest weight down (scikit-rebate's
+        attribute): ``top_features_[:k]`` are the k features kept.
     n_features_to_select_ : int
         The number of features ``transform`` keeps.
     p_values_, q_values_ : ndarray of shape (n_features,)
@@ -289,7 +452,10 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                  sigma=2.0, misses="per_class", T=None, n_jobs=None,
                  compat=None, neighbours="k", threshold=None,
                  significance=None, n_permutations=99, covariates=None,
-                 device=None):
+                 device=None, n_neighbors=None, discrete_threshold=None,
+                 verbose=False, categorical_features=None,
+                 categorical_threshold=None, multiclass_threshold=None,
+                 label_type=None):
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -308,6 +474,13 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         self.n_permutations = n_permutations
         self.covariates = covariates
         self.device = device
+        self.n_neighbors = n_neighbors
+        self.discrete_threshold = discrete_threshold
+        self.verbose = verbose
+        self.categorical_features = categorical_features
+        self.categorical_threshold = categorical_threshold
+        self.multiclass_threshold = multiclass_threshold
+        self.label_type = label_type
 
     def fit(self, X, y):
         """Estimate the Relief weight of every feature.
@@ -327,51 +500,10 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         self._check_n_features_to_select()
         check_device(self.device)
         rule = self._threshold_rule()
-        nominal, categories = None, None
-        if _is_dataframe(X):
-            nominal = self._nominal_mask(X.shape[1], np.array(
-                [_is_text_or_category(dtype) for dtype in X.dtypes]))
-            categories = _n_categories(X)
-            X = self._encode_frame(X, nominal)
-        X, y = validate_data(self, X, y, accept_sparse="csr",
-                             ensure_all_finite="allow-nan",
-                             ensure_min_samples=2, dtype=np.float64)
+        started = time.perf_counter()
+        X, y, nominal, options = self._prepare(X, y, self)
         if rule is not None:
             self._check_resolution(*rule, X.shape[1])
-        if nominal is None:
-            nominal = self._nominal_mask(X.shape[1],
-                                         np.zeros(X.shape[1], dtype=bool))
-        if nominal.any() and not sp.issparse(X):
-            X = X.copy()
-            for j in np.flatnonzero(nominal):
-                X[:, j] = _value_codes(X[:, j])
-
-        self.regression_ = type_of_target(y) == "continuous"
-        if self.regression_:
-            y = np.asarray(y, dtype=float)
-            self.__dict__.pop("classes_", None)   # from an earlier fit
-        else:
-            check_classification_targets(y)
-            encoder = LabelEncoder()
-            y = encoder.fit_transform(y)
-            self.classes_ = encoder.classes_
-
-        declared = {}
-        if self.compat == "weka":
-            declared = dict(
-                n_values=_n_values(X, nominal, categories),
-                n_class_values=None if self.regression_
-                else len(self.classes_))
-        options = dict(
-            regression=self.regression_, variant=self.variant,
-            n_iterations=self.n_iterations, k_nearest=self.k_nearest,
-            random_state=self.random_state, misses=self.misses,
-            weight_by_distance=self.weight_by_distance, sigma=self.sigma,
-            T=self.T, n_jobs=self.n_jobs, compat=self.compat,
-            neighbours=self.neighbours, device=self.device,
-            feature_names=getattr(self, "feature_names_in_", None),
-            class_names=None if self.regression_ else self.classes_,
-            **declared)
         covariates = self._covariate_columns(X.shape[1], rule)
         features = np.setdiff1d(np.arange(X.shape[1]), covariates)
         names = options["feature_names"]
@@ -379,15 +511,10 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             options["feature_names"] = list(np.asarray(names)[features])
         Xf = X[:, features] if covariates.size else X
         result = relieff(Xf, y, nominal[features], **options)
-        self.feature_importances_ = np.full(X.shape[1], np.nan)
-        self.feature_importances_[features] = result.weights
+        weights = np.full(X.shape[1], np.nan)
+        weights[features] = result.weights
         self.n_iterations_ = result.n_iterations
-        self.nominal_ = nominal
-        order = ranking(self.feature_importances_)
-        self.ranking_ = np.empty(len(order), dtype=np.int64)
-        self.ranking_[order] = np.arange(1, len(order) + 1)
-        self.n_features_to_select_ = self._n_selected(X.shape[1])
-        self._passing = None
+        self._rank(weights, self.n_features_to_select)
         if rule is not None:
             if covariates.size:
                 options.update(self._covariate_options(X, nominal,
@@ -403,7 +530,148 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                     full = np.full(X.shape[1], np.nan)
                     full[features] = getattr(self, name)
                     setattr(self, name, full)
+        self._done(started)
         return self
+
+    def _prepare(self, X, y, owner):
+        """Check the training data and encode it for the engine: (X as
+        floats with nominal columns as value codes, y as class codes or
+        numbers, the nominal mask, ``core.relieff``'s options).  What
+        scikit-learn records at fit (``n_features_in_``, ``classes_``,
+        ``nominal_``, ...) goes on ``owner``: this selector, or the TuRF,
+        Iter or VLS selector around it."""
+        spec, feature_threshold, target_threshold = self._discrete_rules()
+        _check_target_values(y)
+        nominal, categories = None, None
+        if _is_dataframe(X):
+            nominal = self._nominal_mask(spec, X.shape[1], np.array(
+                [_is_text_or_category(dtype) for dtype in X.dtypes]))
+            categories = _n_categories(X)
+            X = self._encode_frame(X, nominal)
+        X, y = validate_data(owner, X, y, accept_sparse="csr",
+                             ensure_all_finite="allow-nan",
+                             ensure_min_samples=2, dtype=np.float64)
+        if nominal is None:
+            nominal = self._nominal_mask(spec, X.shape[1],
+                                         np.zeros(X.shape[1], dtype=bool))
+        if feature_threshold is not None:
+            nominal |= _n_distinct(X) <= feature_threshold
+        if nominal.any() and not sp.issparse(X):
+            X = X.copy()
+            for j in np.flatnonzero(nominal):
+                X[:, j] = _value_codes(X[:, j])
+        owner.nominal_ = nominal
+
+        owner.regression_ = self._is_regression(y, target_threshold)
+        if owner.regression_:
+            y = np.asarray(y, dtype=float)
+            owner.__dict__.pop("classes_", None)   # from an earlier fit
+        else:
+            if self.label_type is None:      # else y's values are classes
+                check_classification_targets(y)
+            encoder = LabelEncoder()
+            y = encoder.fit_transform(y)
+            owner.classes_ = encoder.classes_
+
+        declared = {}
+        if self.compat == "weka":
+            declared = dict(
+                n_values=_n_values(X, nominal, categories),
+                n_class_values=None if owner.regression_
+                else len(owner.classes_))
+        options = dict(
+            regression=owner.regression_, variant=self.variant,
+            n_iterations=self.n_iterations,
+            k_nearest=self._k_nearest(X.shape[0]),
+            random_state=self.random_state, misses=self.misses,
+            weight_by_distance=self.weight_by_distance, sigma=self.sigma,
+            T=self.T, n_jobs=self.n_jobs, compat=self.compat,
+            neighbours=self.neighbours, device=self.device,
+            feature_names=getattr(owner, "feature_names_in_", None),
+            class_names=None if owner.regression_ else owner.classes_,
+            **declared)
+        owner._say(f"{X.shape[0]} instances, {X.shape[1]} features "
+                   f"({int(nominal.sum())} nominal), "
+                   + ("a numeric target (RReliefF)" if owner.regression_
+                      else f"{len(owner.classes_)} classes")
+                   + f"; neighbours={self.neighbours!r}, "
+                     f"k_nearest={options['k_nearest']}")
+        return X, y, nominal, options
+
+    def _discrete_rules(self):
+        """(discrete_features, the features' threshold, the target's
+        threshold) from our names and scikit-rebate's, checked: 0.8.4's
+        ``categorical_features``, ``categorical_threshold`` and
+        ``multiclass_threshold`` are the parts of the older
+        ``discrete_threshold``."""
+        def one(ours, theirs):
+            if getattr(self, theirs) is None:
+                return ours
+            if getattr(self, ours) is not None:
+                raise ValueError(f"{ours} and {theirs} (scikit-rebate's "
+                                 f"name) are the same option; give one of "
+                                 "them.")
+            return theirs
+        features = one("discrete_threshold", "categorical_threshold")
+        target = one("discrete_threshold", "multiclass_threshold")
+        for name in {features, target}:
+            if getattr(self, name) is not None:
+                whole_number(getattr(self, name), name, minimum=0,
+                             otherwise="or None")
+        spec = self.discrete_features
+        auto = isinstance(spec, str) and spec == "auto"
+        if self.categorical_features is not None:
+            if not auto:
+                raise ValueError("discrete_features and categorical_features "
+                                 "(scikit-rebate's name) are the same "
+                                 "option; give one of them.")
+            spec, auto = self.categorical_features, False
+        if getattr(self, features) is not None and not auto:
+            raise ValueError(
+                f"discrete_features and {features} both say which features "
+                f"are nominal; give one of them (leave discrete_features="
+                f"'auto' with {features}).")
+        return spec, getattr(self, features), getattr(self, target)
+
+    def _is_regression(self, y, threshold):
+        """A continuous target: ``label_type="continuous"`` (scikit-rebate's
+        choice); with a threshold (scikit-rebate's rule), a numeric target
+        with more distinct values than it; else when ``type_of_target`` says
+        "continuous"."""
+        if self.label_type is not None:
+            kinds = ("binary", "multiclass", "continuous")
+            if self.label_type not in kinds:
+                raise ValueError(f"label_type must be one of {kinds} or None "
+                                 f"(scikit-rebate's choices); got "
+                                 f"{self.label_type!r}.")
+            if self.label_type == "binary" and np.unique(y).size != 2:
+                raise ValueError(f"label_type='binary', but y has "
+                                 f"{np.unique(y).size} distinct values.")
+            return self.label_type == "continuous"
+        if threshold is None:
+            return type_of_target(y) == "continuous"
+        y = np.asarray(y)
+        return y.dtype.kind in "iuf" and np.unique(y).size > threshold
+
+    def _k_nearest(self, n_samples):
+        """k: ``k_nearest``, or scikit-rebate's name for it, ``n_neighbors``.
+        A fraction f in (0, 1) of the n training rows gives
+        k = max(1, int(f n / 2)), as scikit-rebate reads it (the k hits and
+        the k misses together make f n)."""
+        k, name = self.k_nearest, "k_nearest"
+        if self.n_neighbors is not None:
+            if not (is_whole(k) and k == 10):
+                raise ValueError("k_nearest and n_neighbors (scikit-rebate's "
+                                 "name for it) are the same option; give "
+                                 "one of them.")
+            k, name = self.n_neighbors, "n_neighbors"
+        if not is_real(k) or is_whole(k):
+            return k                         # the engine checks the rest
+        if not 0 < k < 1:
+            raise ValueError(f"{name} must be a whole number of neighbours "
+                             f"or a fraction of the training rows in (0, 1) "
+                             f"(e.g. 0.1); got {k!r}.")
+        return max(1, int(k * n_samples / 2))
 
     def _test_name(self):
         """The registered test behind ``threshold``: ``significance``, or
@@ -502,18 +770,6 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         with np.errstate(invalid="ignore"):
             return values < alpha
 
-    def _get_support_mask(self):
-        """Boolean mask of the ``n_features_to_select_`` best-ranked features
-        (with ``threshold``: among those that pass it)."""
-        check_is_fitted(self)
-        if getattr(self, "_passing", None) is None:
-            return self.ranking_ <= self.n_features_to_select_
-        order = np.argsort(self.ranking_)
-        keep = order[self._passing[order]][:self.n_features_to_select_]
-        mask = np.zeros(len(order), dtype=bool)
-        mask[keep] = True
-        return mask
-
     def _check_n_features_to_select(self):
         k = self.n_features_to_select
         if k is None:
@@ -531,21 +787,10 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                              "whole number of features or a fraction in "
                              f"(0, 1]; got {k!r}.")
 
-    def _n_selected(self, n_features):
-        k = self.n_features_to_select
-        if k is None:
-            return max(1, n_features // 2)
-        if isinstance(k, numbers.Integral):
-            if k > n_features:
-                warnings.warn(f"n_features_to_select={k} is more than the "
-                              f"{n_features} features; all are selected.",
-                              UserWarning, stacklevel=3)
-            return min(int(k), n_features)
-        return max(1, int(n_features * k))
-
-    def _nominal_mask(self, n_features, auto):
-        """The boolean mask of nominal features from ``discrete_features``."""
-        spec = self.discrete_features
+    @staticmethod
+    def _nominal_mask(spec, n_features, auto):
+        """The boolean mask of nominal features from ``discrete_features``
+        (``spec``)."""
         if isinstance(spec, str):
             if spec != "auto":
                 raise ValueError("discrete_features must be 'auto', a bool, a "
@@ -586,6 +831,8 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                                      use_na_sentinel=True)[0].astype(float)
                 codes[codes < 0] = np.nan
                 encoded[j] = codes
+            elif _is_time(dtype):
+                encoded[j] = _seconds(column)
             elif _is_text_or_category(dtype):
                 try:
                     encoded[j] = np.asarray(column, dtype=float)
@@ -601,12 +848,253 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
             X.isetitem(j, codes)
         return X
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        tags.target_tags.required = True
-        return tags
 
-    def _more_tags(self):  # scikit-learn < 1.6
-        return {"allow_nan": True, "requires_y": True}
+class _AroundRelief(_RankingSelector):
+    """TuRF, Iter and VLS as scikit-learn selectors, as scikit-rebate has
+    them: around a :class:`ReliefFSelector` (``relief_object``; its options
+    choose the variant, neighbourhood rule, k, nominal features, device and
+    ``n_features_to_select``), they rerun its engine on parts of the data
+    (``orangecontrib.relief.turf``, ``.iterated``, ``.vls``)."""
+
+    def fit(self, X, y):
+        """Estimate the weight of every feature; ``X`` and ``y`` as
+        :meth:`ReliefFSelector.fit` takes them.  Returns the selector."""
+        relief = self._relief()
+        self._check()
+        relief._check_n_features_to_select()
+        check_device(relief.device)
+        started = time.perf_counter()
+        X, y, nominal, options = relief._prepare(X, y, self)
+        del options["feature_names"]        # the runs see parts of X
+        progress = (lambda done: self._say(f"{done:.0%}")) \
+            if self.verbose else None
+        weights = self._weights(X, y, nominal, options, progress)
+        self._rank(weights, relief.n_features_to_select)
+        self._done(started)
+        return self
+
+    def _relief(self):
+        """A clone of ``relief_object`` (a default ReliefFSelector when
+        None), checked."""
+        name = type(self).__name__
+        if self.relief_object is None:
+            return ReliefFSelector()
+        if not isinstance(self.relief_object, ReliefFSelector):
+            raise ValueError(
+                f"{name}'s relief_object must be a ReliefFSelector (its "
+                f"options choose the Relief variant it reruns); got "
+                f"{type(self.relief_object).__name__}. For scikit-rebate's "
+                f"SURF or MultiSURF use ReliefFSelector(neighbours='surf') "
+                f"or ReliefFSelector(neighbours='multisurf').")
+        relief = clone(self.relief_object)
+        for option in ("threshold", "covariates", "compat"):
+            if getattr(relief, option) is not None:
+                raise ValueError(
+                    f"{name} reruns its ReliefFSelector on parts of the "
+                    f"data; its {option}={getattr(relief, option)!r} "
+                    f"applies to one run on all features only. Leave "
+                    f"{option}=None.")
+        return relief
+
+    def _check(self):
+        """Check this wrapper's own options (before any work)."""
+
+    def _weights(self, X, y, nominal, options, progress):
+        """The weights of the wrapped runs on the encoded data."""
+        raise NotImplementedError
+
+
+class TuRFSelector(_AroundRelief):
+    """TuRF (Moore & White 2007) around a Relief variant: score, remove the
+    lowest-scoring share of the features, score the rest again.
+
+    Relief's neighbours are found with all features, so many irrelevant ones
+    drown the few that matter; removing the worst and re-scoring lets the
+    distances see the relevant ones.  Every round removes
+    ``round(remove * n_features)`` of the *original* features, never going
+    below ``n_keep``; a feature's weight is its estimate in the last round it
+    took part in (``orangecontrib.relief.turf.turf``).
+
+    Parameters
+    ----------
+    relief_object : ReliefFSelector or None, default=None
+        The Relief variant rerun each round, and the number of features
+        ``transform`` keeps (its ``n_features_to_select``); a default
+        ReliefFSelector when None.
+    remove : float, default=0.1
+        Share of the original features removed per round.
+    rounds : int or None, default=None
+        Rounds at most; ``round(1 / remove)`` when None.
+    n_keep : int, default=1
+        Never fewer features than this.
+    num_scores_to_return : int or None, default=None
+        scikit-rebate's name for ``n_keep`` (give one of them).
+    pct : None
+        scikit-rebate's schedule (keep ``pct`` of the features each round)
+        is not offered: a ValueError says which ``remove`` to use.
+    verbose : bool, default=False
+        Print the progress of the rounds.
+
+    Attributes
+    ----------
+    feature_importances_, ranking_, top_features_, n_features_to_select_,
+    nominal_, regression_, classes_, n_features_in_, feature_names_in_
+        As :class:`ReliefFSelector`'s.
+    removed_ : list of int
+        The removed features, worst first.
+
+    Notes
+    -----
+    scikit-rebate's TuRF gives the removed features 0; here they keep the
+    estimate of the last round they took part in, so they rank below the
+    survivors by when they were removed and then by weight.
+    """
+
+    def __init__(self, relief_object=None, remove=0.1, rounds=None,
+                 n_keep=1, num_scores_to_return=None, pct=None,
+                 verbose=False):
+        self.relief_object = relief_object
+        self.remove = remove
+        self.rounds = rounds
+        self.n_keep = n_keep
+        self.num_scores_to_return = num_scores_to_return
+        self.pct = pct
+        self.verbose = verbose
+
+    def _check(self):
+        if self.pct is not None:
+            raise ValueError(
+                f"pct={self.pct!r} is scikit-rebate's TuRF schedule (keep "
+                f"that share of the remaining features each round); "
+                f"TuRFSelector removes a share of the original features per "
+                f"round (Moore & White 2007): give remove= instead, e.g. "
+                f"remove=0.5 with rounds=1 for one round that drops half.")
+        self._n_keep()
+
+    def _n_keep(self):
+        if self.num_scores_to_return is None:
+            return self.n_keep
+        if self.n_keep != 1:
+            raise ValueError("n_keep and num_scores_to_return (scikit-rebate"
+                             "'s name for it) are the same option; give one "
+                             "of them.")
+        return self.num_scores_to_return
+
+    def _weights(self, X, y, nominal, options, progress):
+        weights, self.removed_ = turf(
+            X, y, nominal, remove=self.remove, rounds=self.rounds,
+            n_keep=self._n_keep(), progress=progress, **options)
+        return weights
+
+
+class IterSelector(_AroundRelief):
+    """Iter (scikit-rebate's) around a Relief variant: rerun it with the
+    previous run's weights in its distance until the weights settle.
+
+    Run i >= 1 weighs the distance by v_i, the previous run's weights with
+    negatives set to 0 and divided by the largest, moved only ``beta`` of the
+    way from v_{i-1} from run 2 on; it stops when no weight moved by
+    ``convergence_threshold`` or more, or after ``max_iter`` runs
+    (``orangecontrib.relief.iterated.iter_relief``, whose docstring says
+    where it differs from scikit-rebate 0.8).
+
+    Parameters
+    ----------
+    relief_object : ReliefFSelector or None, default=None
+        The Relief variant rerun (not I-RELIEF, which iterates already), and
+        the number of features ``transform`` keeps.
+    max_iter : int, default=10
+        Runs at most, the first included.
+    convergence_threshold : float, default=1e-4
+        Stop when every weight moved by less than this.
+    beta : float, default=0.1
+        The share of the way the distance weights move per run.
+    verbose : bool, default=False
+        Print the progress of the runs.
+
+    Attributes
+    ----------
+    feature_importances_, ranking_, top_features_, n_features_to_select_,
+    nominal_, regression_, classes_, n_features_in_, feature_names_in_
+        As :class:`ReliefFSelector`'s: the last run's weights.
+    n_iter_ : int
+        The number of runs.
+    distance_weights_ : ndarray of shape (n_features,) or None
+        The distance weights of the last run (None after one run).
+    """
+
+    def __init__(self, relief_object=None, max_iter=10,
+                 convergence_threshold=1e-4, beta=0.1, verbose=False):
+        self.relief_object = relief_object
+        self.max_iter = max_iter
+        self.convergence_threshold = convergence_threshold
+        self.beta = beta
+        self.verbose = verbose
+
+    def _weights(self, X, y, nominal, options, progress):
+        weights, runs = iter_relief(
+            X, y, nominal, max_iter=self.max_iter,
+            convergence_threshold=self.convergence_threshold, beta=self.beta,
+            progress=progress, **options)
+        self.n_iter_ = len(runs)
+        self.distance_weights_ = runs[-1][0]
+        return weights
+
+
+class VLSSelector(_AroundRelief):
+    """VLS (scikit-rebate's; Urbanowicz et al. 2018) around a Relief variant:
+    score random subsets of the features, each alone, and keep each
+    feature's largest score.
+
+    On very wide data the distances are dominated by the many irrelevant
+    features; a subset of ``size_feature_subset`` features sees the few
+    that matter more clearly.  The subsets are drawn as scikit-rebate draws
+    them (``orangecontrib.relief.vls.feature_subsets``).
+
+    Parameters
+    ----------
+    relief_object : ReliefFSelector or None, default=None
+        The Relief variant run on each subset, and the number of features
+        ``transform`` keeps.
+    num_feature_subset : int, default=40
+        The number of subsets (more when that many do not cover the
+        features: a ValueError says how many).
+    size_feature_subset : int, default=5
+        Features per subset (cut to the number of features).
+    random_state : int or None, default=None
+        Seed of the subsets (Python's ``random``, as scikit-rebate).
+    verbose : bool, default=False
+        Print the progress of the subsets.
+
+    Attributes
+    ----------
+    feature_importances_, ranking_, top_features_, n_features_to_select_,
+    nominal_, regression_, classes_, n_features_in_, feature_names_in_
+        As :class:`ReliefFSelector`'s: each feature's largest weight.
+    subsets_ : list of lists of int
+        The subsets, in the order they were scored.
+    """
+
+    def __init__(self, relief_object=None, num_feature_subset=40,
+                 size_feature_subset=5, random_state=None, verbose=False):
+        self.relief_object = relief_object
+        self.num_feature_subset = num_feature_subset
+        self.size_feature_subset = size_feature_subset
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _weights(self, X, y, nominal, options, progress):
+        seed = options.pop("random_state")
+        visits_matter = options["n_iterations"] is not None or \
+            options["variant"] in ("drelieff", "pdrelieff")
+        if seed != 0 and visits_matter:
+            raise ValueError(
+                "VLSSelector's random_state seeds the subsets; vls runs "
+                "Relief on them in the visiting order of seed 0. Leave "
+                "relief_object's random_state at 0 (it matters only with "
+                "n_iterations or the feedback variants).")
+        weights, self.subsets_ = vls(
+            X, y, nominal, num_feature_subset=self.num_feature_subset,
+            size_feature_subset=self.size_feature_subset,
+            random_state=self.random_state, progress=progress, **options)
+        return weights

@@ -60,6 +60,9 @@ def bad_files():
                 (f"hollow.{extension}.{archive}", compress(b""), "is empty"),
             ]
     content = _xlsx()
+    files += [(f"binary.{extension}", JUNK, "holds binary data")
+              for extension in list(GOOD) + ["basket"]]
+    files += [("binary.csv.gz", gzip.compress(JUNK), "holds binary data")]
     files += [("junk.xlsx", JUNK, "not a spreadsheet"),
               ("cut.xlsx", content[:len(content) // 2], "not a spreadsheet"),
               ("other.xlsx", _zip(), "not a spreadsheet"),
@@ -101,6 +104,14 @@ def test_every_bad_file_is_one_line_and_status_2(capsys, tmp_path, name,
     path.write_bytes(content)
     status, out, err = run(capsys, "score", str(path))
     assert_one_line_error(status, out, err, path, message)
+
+
+def test_a_utf16_text_file_is_no_binary_file(capsys, tmp_path):
+    path = tmp_path / "utf16.csv"
+    path.write_bytes(GOOD["csv"].decode().encode("utf-16"))
+    status, out, err = run(capsys, "score", str(path), "--format", "csv")
+    assert status == 0, err
+    assert len(out.splitlines()) == 3
 
 
 @pytest.mark.parametrize("extension", [f"{e}.{a}" for e in GOOD

@@ -21,6 +21,7 @@ picks by extension, a data set that ships with Orange by its name) but
 :func:`left_out` names the columns that are not features and says why
 (text, marked meta or ignore in the header).
 """
+import codecs
 import csv
 import lzma
 import os
@@ -43,6 +44,8 @@ PICKLE_ERRORS = (pickle.UnpicklingError, TypeError, AttributeError,
 #: how much of a file is looked at to tell that it is empty
 _PEEK = 1 << 16
 _ARCHIVES = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz"}
+#: the byte order marks of text in which zero bytes are letters' halves
+_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 #: rows with the wrong number of fields named in an error
 _SHOWN = 5
 
@@ -98,10 +101,15 @@ def read_data(file, allow_pickle=False):
     if os.path.isdir(path):
         raise ValueError(f"{file}: is a folder, not a data file.")
     with _bad_file(file, path, FILE_ERRORS):
-        empty = not _holds_anything(path, FileFormat)
-    if empty:
+        head = _head(path, FileFormat)
+    if len(head) < _PEEK and not head.strip():
         raise ValueError(f"{file}: the file is empty.")
     reader = _reader(file, path, FileFormat)
+    zero = head.find(b"\0")
+    if zero >= 0 and _is_text(reader) and not head.startswith(_BOMS):
+        raise ValueError(
+            f"{file}: holds binary data (a zero byte at byte {zero}), not "
+            "text; is it a spreadsheet or an archive under another name?")
     pickled = isinstance(reader, PickleReader)
     if pickled and not allow_pickle:
         shown = file if path == file else f"{file} (found as {path})"
@@ -170,13 +178,20 @@ def _bad_file(file, path, errors):
         raise ValueError(_broken(file, path, error)) from None
 
 
-def _holds_anything(path, file_format):
-    """Whether ``path`` holds more than white space once decompressed."""
+def _head(path, file_format):
+    """The first bytes of ``path``, decompressed."""
     if os.path.getsize(path) == 0:
-        return False
+        return b""
     with file_format.open(path, "rb") as stream:
-        head = stream.read(_PEEK)
-    return len(head) == _PEEK or bool(head.strip())
+        return stream.read(_PEEK)
+
+
+def _is_text(reader):
+    """Whether ``reader`` reads text (delimited, ARFF, basket files)."""
+    from Orange.data.io import BasketReader, CSVReader
+    from orangecontrib.relief.io.arff import ArffReader
+
+    return isinstance(reader, (CSVReader, ArffReader, BasketReader))
 
 
 def _skip_metadata(filename, table):

@@ -68,7 +68,14 @@ def bad_files():
               ("other.xlsx", _zip(), "not a spreadsheet"),
               ("junk.xls", JUNK, "not a spreadsheet"),
               ("table.xlsx.gz", gzip.compress(content), "Orange reads no file"),
-              ("data.json", b"{}", "Orange reads no file")]
+              ("data.json", b"{}", "Orange reads no file"),
+              ("undeclared.arff", GOOD["arff"].replace(b"1,2,x", b"1,2,z"),
+               "line 6: value 'z' is not declared for nominal attribute "
+               "'class'"),
+              ("twice.arff", b"@relation r\n@attribute d date 'yyyy-yyyy'\n"
+                             b"@attribute c {x}\n@data\n", "line 2: "
+               "attribute 'd': date format 'yyyy-yyyy' gives the same field "
+               "twice")]
     return files
 
 
@@ -109,6 +116,14 @@ def test_every_bad_file_is_one_line_and_status_2(capsys, tmp_path, name,
 def test_a_utf16_text_file_is_no_binary_file(capsys, tmp_path):
     path = tmp_path / "utf16.csv"
     path.write_bytes(GOOD["csv"].decode().encode("utf-16"))
+    status, out, err = run(capsys, "score", str(path), "--format", "csv")
+    assert status == 0, err
+    assert len(out.splitlines()) == 3
+
+
+def test_an_arff_file_with_cr_line_endings_scores(capsys, tmp_path):
+    path = tmp_path / "mac.arff"
+    path.write_bytes(GOOD["arff"].replace(b"\n", b"\r"))
     status, out, err = run(capsys, "score", str(path), "--format", "csv")
     assert status == 0, err
     assert len(out.splitlines()) == 3

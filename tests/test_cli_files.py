@@ -322,6 +322,17 @@ def test_a_number_column_with_text_in_it_is_named(capsys, tmp_path):
     assert "2 features" in out
 
 
+def test_stray_words_are_named_once_with_their_count(capsys, tmp_path):
+    # Orange's own missing marks (NA, ?, ~) are no stray words
+    path = tmp_path / "words.csv"
+    path.write_text("a,b,class\n1,2,x\n2,n/a,y\n3,NA,x\n4,-,y\n5,n/a,x\n"
+                    "6,?,y\n7,8,x\n8,9,y\n")
+    status, out, err = run(capsys, "score", str(path))
+    assert status == 0
+    assert (f"warning: {path}: column 'b' is read as text and not scored: "
+            "'n/a' (line 3, 2 times), '-' (line 5) are not a number") in err
+
+
 def test_text_meta_and_ignored_columns_are_named(capsys, tmp_path):
     path = tmp_path / "roles.tab"
     path.write_text(

@@ -340,18 +340,17 @@ def left_out(data, table, keep=()):
     for var in domain.metas:
         if var.name in keep:
             continue
-        stray = None
-        if var.is_string and data.marked.get(var.name) != "meta":
-            stray = _stray_text(table.get_column(var), data.place)
-            if stray is None:
-                text.append(var.name)
-                continue
-        if stray is None:
+        if not var.is_string or data.marked.get(var.name) == "meta":
             meta.append(var.name)
+            continue
+        stray = _stray_text(table.get_column(var), data.place)
+        if stray is None:
+            text.append(var.name)
         else:
             found.append(("warning", f"column {var.name!r} is read as text "
                           f"and not scored: {stray} not a number; correct "
-                          "it, or write ? for a missing value."))
+                          "the value(s), or write ? where a value is "
+                          "missing."))
     ignored = [name for name, role in data.marked.items()
                if role == "ignore" and name not in present]
     for names, why in ((text, "hold text, which Relief does not compare"),
@@ -364,14 +363,26 @@ def left_out(data, table, keep=()):
 
 
 def _stray_text(values, place):
-    """For a text column most of whose known values are numbers: the words
-    that are not (``"'five' (line 3) is"``); None for a column of text."""
-    known = [(row, value) for row, value in enumerate(values) if value]
-    words = [(row, value) for row, value in known if not _is_number(value)]
-    if len(words) * 2 >= len(known):
+    """For a text column of numbers with a few words among them (no more
+    distinct words than numbers; Orange's missing-value marks aside): the
+    words, where each first is and how often (``"'five' (line 3) is"``);
+    None for a column of text."""
+    from Orange.data.variable import MISSING_VALUES
+
+    numbers, words = 0, {}      # {word: (first row, count)}
+    for row, value in enumerate(values):
+        if not value or value in MISSING_VALUES:
+            continue
+        if _is_number(value):
+            numbers += 1
+        else:
+            first, count = words.get(value, (row, 0))
+            words[value] = (first, count + 1)
+    if numbers == 0 or numbers < len(words):
         return None
-    shown = ", ".join(f"{value!r} ({place(row)})"
-                      for row, value in words[:_SHOWN])
+    shown = ", ".join(
+        f"{word!r} ({place(first)}{f', {count} times' if count > 1 else ''})"
+        for word, (first, count) in list(words.items())[:_SHOWN])
     more = f" and {len(words) - _SHOWN} more" if len(words) > _SHOWN else ""
     return f"{shown}{more} {'is' if len(words) == 1 else 'are'}"
 

@@ -5,18 +5,19 @@ text file names its lines, and columns left out of the features are
 named."""
 import bz2
 import gzip
+import io
 import lzma
 import os
 import pickle
 import zipfile
 
 import pytest
-from Orange.data import Table
 
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.datasets import corral
 
 COMPRESS = {"gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}
+ARCHIVE = {"gz": "gzip", "bz2": "bzip2", "xz": "xz"}
 GOOD = {
     "tab": b"a\tb\tclass\n1\t2\tx\n3\t4\ty\n5\t6\tx\n7\t8\ty\n",
     "tsv": b"a\tb\tclass\n1\t2\tx\n3\t4\ty\n5\t6\tx\n7\t8\ty\n",
@@ -55,8 +56,7 @@ def bad_files():
                 (f"cut.{extension}.{archive}", packed[:len(packed) // 2],
                  "cut short"),
                 (f"junk.{extension}.{archive}", JUNK,
-                 f"not a valid {dict(gz='gzip', bz2='bzip2').get(archive, archive)}"
-                 " archive"),
+                 f"not a valid {ARCHIVE[archive]} archive"),
                 (f"hollow.{extension}.{archive}", compress(b""), "is empty"),
             ]
     content = _xlsx()
@@ -67,7 +67,8 @@ def bad_files():
               ("cut.xlsx", content[:len(content) // 2], "not a spreadsheet"),
               ("other.xlsx", _zip(), "not a spreadsheet"),
               ("junk.xls", JUNK, "not a spreadsheet"),
-              ("table.xlsx.gz", gzip.compress(content), "Orange reads no file"),
+              ("table.xlsx.gz", gzip.compress(content),
+               "Orange reads no file"),
               ("data.json", b"{}", "Orange reads no file"),
               ("undeclared.arff", GOOD["arff"].replace(b"1,2,x", b"1,2,z"),
                "line 6: value 'z' is not declared for nominal attribute "
@@ -81,7 +82,6 @@ def bad_files():
 
 def _xlsx():
     from openpyxl import Workbook
-    import io
     book = Workbook()
     book.active.append(["a", "class"])
     book.active.append([1, "x"])
@@ -91,7 +91,6 @@ def _xlsx():
 
 
 def _zip():
-    import io
     stream = io.BytesIO()
     with zipfile.ZipFile(stream, "w") as archive:
         archive.writestr("hello.txt", "not a workbook")

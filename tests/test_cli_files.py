@@ -301,6 +301,10 @@ def test_trailing_empty_fields_and_short_header_rows_are_no_error(
     path.write_text("a,b,class\n1,2,x,\n3,4,y,,\n5,6,x\n7,8,y\n")
     status, out, err = run(capsys, "score", str(path), "--format", "csv")
     assert status == 0, err
+    # a header that ends in a delimiter: rows may fill its unnamed field
+    path.write_text("a,b,class,\n1,2,x\n3,4,y,5\n5,6,x,\n7,8,y,1\n")
+    status, _, err = run(capsys, "score", str(path))
+    assert status == 0, err
     tab = tmp_path / "short-flags.tab"
     tab.write_text("class\ta\tb\nd\tc\tc\nclass\nx\t1\t2\ny\t3\t4\n"
                    "x\t5\t6\ny\t7\t8\n")

@@ -268,22 +268,22 @@ class _Rows:
         return self.text and self.complete and len(self.lines) <= 1
 
     def check(self, file, n_rows):
-        """Raise a ValueError naming the lines of a text file whose number
-        of fields differs from the header's (trailing empty fields aside);
-        a file without a header is held to its longest row."""
+        """Raise a ValueError naming the lines of a text file with fewer
+        fields than the header names, or with values beyond the header's
+        last field (empty fields at the end of a row or of the header do
+        not count); a file without a header is held to its longest row."""
         self.n_header = max(len(self.lines) - n_rows, 0)
         if not self.text or not self.lines:
             return
         lengths = np.array(self.lengths[self.n_header:])
         used = np.array(self.used[self.n_header:])
         if self.n_header:
-            width = self.used[0]
+            width, last = self.used[0], self.lengths[0]
             against = f"the header's {width} fields (line {self.lines[0]})"
-            wrong = np.flatnonzero((lengths < width) | (used > width))
         else:
-            width = lengths.max()
+            width = last = used.max()
             against = f"the {width} fields of the longest row"
-            wrong = np.flatnonzero(lengths < width)
+        wrong = np.flatnonzero((lengths < width) | (used > last))
         if not len(wrong):
             return
         named = ", ".join(f"line {self.lines[self.n_header + i]} has "

@@ -252,6 +252,8 @@ def test_allow_pickle_reads_a_pickled_table(capsys, tmp_path):
     ("header.arff", GOOD["arff"].split(b"@data")[0] + b"@data\n",
      "holds no rows of data"),
     ("blank-rows.csv", b"a,b,class\n\n,,\n", "holds no rows of data"),
+    ("numbers.csv", b"1,2,0\n3,4,1,\n5,6,0\n7,8,1,,\n",
+     "Orange found rows but no columns in it"),
     ("blank-lines.tab", b"a\tb\tclass\n\n\n", "holds no rows of data"),
     ("blank-lines.tab", b"a\tb\tclass\nc\tc\td\n\t\tclass\n\n\n",
      "holds no rows of data"),

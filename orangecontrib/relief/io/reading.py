@@ -132,6 +132,9 @@ def read_data(file, allow_pickle=False):
     if table is None or len(table) == 0:
         raise ValueError(f"{file}: holds no rows of data, only a header.")
     rows.check(file, len(table))
+    if not table.domain.variables and not table.domain.metas:
+        raise ValueError(f"{file}: Orange found rows but no columns in it; "
+                         "check its delimiter and its header.")
     texts = []
     for warning in caught:
         if not issubclass(warning.category, (UserWarning, RuntimeWarning)):

@@ -315,27 +315,24 @@ def test_trailing_empty_fields_and_short_header_rows_are_no_error(
 
 # --- columns that are not features -----------------------------------------
 
-def test_a_number_column_with_text_in_it_is_named(capsys, tmp_path):
+@pytest.mark.parametrize("text, named", [
     # (Orange read b as text; the output listed 2 features, b unnamed)
-    path = tmp_path / "typo.csv"
-    path.write_text("a,b,c,class\n1,2,3,x\n2,five,4,y\n3,4,5,x\n4,5,6,y\n"
-                    "5,6,7,x\n")
-    status, out, err = run(capsys, "score", str(path))
-    assert status == 0
-    assert (f"warning: {path}: column 'b' is read as text and not scored: "
-            "'five' (line 3) is not a number") in err
-    assert "2 features" in out
-
-
-def test_stray_words_are_named_once_with_their_count(capsys, tmp_path):
+    ("a,b,c,class\n1,2,3,x\n2,five,4,y\n3,4,5,x\n4,5,6,y\n5,6,7,x\n",
+     "'five' (line 3) is not a number"),
     # Orange's own missing marks (NA, ?, ~) are no stray words
-    path = tmp_path / "words.csv"
-    path.write_text("a,b,class\n1,2,x\n2,n/a,y\n3,NA,x\n4,-,y\n5,n/a,x\n"
-                    "6,?,y\n7,8,x\n8,9,y\n")
+    ("a,b,c,class\n1,2,0,x\n2,n/a,0,y\n3,NA,0,x\n4,-,0,y\n5,n/a,0,x\n"
+     "6,?,0,y\n7,8,0,x\n8,9,0,y\n",
+     "'n/a' (line 3, 2 times), '-' (line 5) are not a number"),
+])
+def test_a_number_column_with_text_in_it_is_named(capsys, tmp_path, text,
+                                                  named):
+    path = tmp_path / "typo.csv"
+    path.write_text(text)
     status, out, err = run(capsys, "score", str(path))
     assert status == 0
     assert (f"warning: {path}: column 'b' is read as text and not scored: "
-            "'n/a' (line 3, 2 times), '-' (line 5) are not a number") in err
+            f"{named}") in err
+    assert "2 features" in out
 
 
 def test_text_meta_and_ignored_columns_are_named(capsys, tmp_path):

@@ -63,10 +63,11 @@ def bad_files():
     files += [(f"binary.{extension}", JUNK, "holds binary data")
               for extension in list(GOOD) + ["basket"]]
     files += [("binary.csv.gz", gzip.compress(JUNK), "holds binary data")]
-    files += [("junk.xlsx", JUNK, "not a spreadsheet"),
-              ("cut.xlsx", content[:len(content) // 2], "not a spreadsheet"),
-              ("other.xlsx", _zip(), "not a spreadsheet"),
-              ("junk.xls", JUNK, "not a spreadsheet"),
+    sheet = "not the spreadsheet its name says"
+    files += [("junk.xlsx", JUNK, sheet),
+              ("cut.xlsx", content[:len(content) // 2], sheet),
+              ("other.xlsx", _zip(), sheet),
+              ("junk.xls", JUNK, sheet),
               ("table.xlsx.gz", gzip.compress(content),
                "Orange reads no file"),
               ("data.json", b"{}", "Orange reads no file"),

@@ -114,7 +114,7 @@ def read_data(file, allow_pickle=False):
     if pickled and not allow_pickle:
         shown = file if path == file else f"{file} (found as {path})"
         raise ValueError(
-            f"{shown}: is a pickled Orange table, and loading a pickle runs "
+            f"{shown}: is read by unpickling it, and loading a pickle runs "
             "whatever code it holds; the command line reads one only with "
             "--allow-pickle (give it for files you trust).")
     if not allow_pickle:
@@ -220,7 +220,7 @@ def _broken(file, path, error):
         return f"{file}: is not a valid {archive} archive: {text}."
     if isinstance(cause, (zipfile.BadZipFile, KeyError)) \
             or type(cause).__module__.startswith(("xlrd", "openpyxl")):
-        return f"{file}: is not a spreadsheet its name says it is: {text}."
+        return f"{file}: is not the spreadsheet its name says: {text}."
     return f"{file}: {text}"
 
 

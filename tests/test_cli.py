@@ -161,7 +161,7 @@ def test_progress_bar_goes_to_stderr(capsys, corral_file):
 
 @pytest.mark.parametrize("argv, message", [
     (["score", "no/such/file.tab"], "not found"),
-    (["score", "{dir}"], "No readers"),
+    (["score", "{dir}"], "is a folder, not a data file"),
     (["score", "{noclass}"], "has no class variable"),
     (["score", "{corral}", "--m", "1000"], "n_iterations must be"),
     (["score", "{corral}", "--class", "nope"], "has no column 'nope'; its "

@@ -33,6 +33,7 @@ from orangecontrib.relief.core import cuda
 from orangecontrib.relief.core import quiet_warnings, ranking as core_ranking
 from orangecontrib.relief.datasets import corral
 from orangecontrib.relief.distributed import check_cluster_options
+from orangecontrib.relief.io.reading import left_out, read_data
 from orangecontrib.relief.core.rules import RULES
 from orangecontrib.relief.scoring import (DReliefF, IReliefF, PDReliefF,
                                           ReliefF, covariates_to_metas)
@@ -120,27 +121,6 @@ class ProgressBar:
         if self.shown >= 0:
             self.stream.write("\n")
             self.stream.flush()
-
-
-def read(file):
-    """The table in ``file`` and the texts of the warnings Orange gave while
-    reading it (Orange reads +-inf as a missing value)."""
-    from Orange.data import Table
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        table = Table(file)
-    texts = []
-    for warning in caught:
-        if not issubclass(warning.category, (UserWarning, RuntimeWarning)):
-            continue
-        text = str(warning.message)
-        if text == "Array contains infinity.":
-            text = (f"{file} holds infinite values; Orange reads them as "
-                    "missing values.")
-        if text not in texts:
-            texts.append(text)
-    return table, texts
 
 
 def with_class(table, name, file):
@@ -298,8 +278,9 @@ def _damping(text):
 def score(args):
     """Read ``args.file`` with Orange, weight its attributes with the chosen
     Relief variant and print the ranking."""
-    table, read_warnings = read(args.file)
-    for message in read_warnings:
+    data = read_data(args.file, allow_pickle=args.allow_pickle)
+    table = data.table
+    for message in data.warnings:
         print(f"warning: {message}", file=sys.stderr)
     target = args.target
     if target is None and not table.domain.class_vars:
@@ -319,11 +300,13 @@ def score(args):
         raise ValueError(f"{args.file} has no class variable; mark one (in a "
                          ".tab header, or as the last ARFF attribute), or "
                          "name it with --class NAME.")
+    covariates = [] if args.covariates is None else \
+        [name.strip() for name in args.covariates.split(",") if name.strip()]
+    for level, message in left_out(data, table, keep=covariates):
+        print(f"{level}: {args.file}: {message}", file=sys.stderr)
     if args.covariates is not None:
         # (out of the attributes: no Relief distance includes them)
-        table, args.covariates = covariates_to_metas(
-            table, [name.strip() for name in args.covariates.split(",")
-                    if name.strip()])
+        table, args.covariates = covariates_to_metas(table, covariates)
     if not table.domain.attributes:
         raise ValueError(f"{args.file} has no attributes to score.")
     options = scorer_options(args)
@@ -676,6 +659,13 @@ def build_parser():
     score_parser.add_argument("file", metavar="FILE",
                               help="data file with a class variable (or "
                                    "name it with --class)")
+    score_parser.add_argument("--allow-pickle", action="store_true",
+                              help="read a pickled table (.pkl, .pickle) "
+                                   "and the FILE.metadata pickle Orange "
+                                   "reads beside a data file; loading a "
+                                   "pickle runs the code it holds, so only "
+                                   "for files you trust (default: refuse "
+                                   "pickles)")
     score_parser.add_argument("--class", dest="target", metavar="NAME",
                               help="the target column (default: the one "
                                    "the file marks, else a column named "

@@ -1,6 +1,7 @@
 """Tests of the ARFF reader and writer on small hand-written files."""
 import gzip
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -202,6 +203,20 @@ def test_unsupported_java_date_patterns(java):
         java_date_format_to_strptime(java)
 
 
+@pytest.mark.parametrize("java", ["yyyy-yyyy", "dd.MM.dd", "HH:mm HH",
+                                  "yy-MM-yy"])
+def test_a_date_field_given_twice_is_a_clear_error(tmp_path, java):
+    # (strptime's own regular expression raised re.error)
+    with pytest.raises(ValueError, match="gives the same field twice"):
+        java_date_format_to_strptime(java)
+    path = write(tmp_path, f"@relation r\n@attribute d date '{java}'\n"
+                           "@attribute c {x, y}\n@data\n?,x\n")
+    with pytest.raises(ValueError, match=re.escape(f"{path}: line 2: "
+                                                   "attribute 'd': date "
+                                                   f"format '{java}' gives")):
+        Table(path)
+
+
 # --- lexical details -----------------------------------------------------
 
 def test_comments_and_blank_lines(tmp_path):
@@ -251,6 +266,22 @@ def test_crlf_line_endings_and_bom(tmp_path):
     assert len(table) == 4
 
 
+def test_cr_only_line_endings_of_old_mac_files(tmp_path):
+    path = tmp_path / "mac.arff"
+    path.write_bytes(WEATHER.replace("\n", "\r").encode("utf-8"))
+    table = ArffReader(str(path)).read()
+    expected = ArffReader(write(tmp_path, WEATHER)).read()
+    assert table.domain == expected.domain and table.name == "weather"
+    np.testing.assert_array_equal(table.X, expected.X)
+    np.testing.assert_array_equal(table.Y, expected.Y)
+    # a malformed CR-only file names its line
+    path.write_bytes(WEATHER.replace("\n", "\r").replace("83,86", "83")
+                     .encode("utf-8"))
+    with pytest.raises(ValueError, match="line 12: expected 5 values, "
+                                         "found 4"):
+        ArffReader(str(path)).read()
+
+
 def test_latin1_file_is_read_with_a_warning(tmp_path):
     path = tmp_path / "l.arff"
     path.write_bytes("@relation r\n@attribute city {Zürich, Bern}\n@data\n"
@@ -289,6 +320,25 @@ SPARSE = """\
 1, green, t, 2, no
 {0 ?, 4 yes}
 """
+
+
+def test_nominal_attribute_without_values_is_missing_in_sparse_rows(
+        tmp_path):
+    # ({} declares no value; Weka's 0, its first value, does not exist: the
+    # reader stored code 0 and printing a row raised IndexError)
+    table = read(tmp_path, "@relation r\n@attribute a {}\n"
+                           "@attribute b numeric\n@attribute c {x, y}\n"
+                           "@data\n{1 2, 2 x}\n{0 ?, 1 3, 2 y}\n?,4,x\n")
+    assert table.domain["a"].values == ()
+    assert np.isnan(table.X[:, 0]).all()
+    np.testing.assert_array_equal(table.X[:, 1], [2, 3, 4])
+    assert [str(row) for row in table] == ["[?, 2 | x]", "[?, 3 | y]",
+                                           "[?, 4 | x]"]
+    with pytest.raises(ValueError, match="line 6: value 'x' is not declared "
+                                         "for nominal attribute 'a' \\(line 2 "
+                                         "declares no values\\)"):
+        read(tmp_path, "@relation r\n@attribute a {}\n@attribute c {x}\n"
+                       "@data\n?,x\nx,x\n")
 
 
 def test_sparse_rows_fill_omitted_values_with_zero(tmp_path):
@@ -416,8 +466,11 @@ HEADER = "@relation r\n@attribute a numeric\n@attribute b {x, y}\n@data\n"
      r"line 4: value '2020-01-01' of date attribute 'd' does not match its "
      r"format \"yyyy-MM-dd'T'HH:mm:ss\""),
 ])
-def test_malformed_files_name_the_line(tmp_path, text, message):
-    with pytest.raises(ValueError, match="^" + message):
+def test_malformed_files_name_the_file_and_the_line(tmp_path, text,
+                                                   message):
+    path = str(tmp_path / "data.arff")
+    with pytest.raises(ValueError, match="^" + re.escape(path) + ": "
+                                         + message):
         read(tmp_path, text)
 
 
@@ -425,9 +478,10 @@ def test_error_message_for_wrong_value_count_on_line_12(tmp_path):
     text = ("% a file\n@relation r\n@attribute a numeric\n@attribute b numeric\n"
             "@attribute c numeric\n@attribute d numeric\n"
             "@attribute e {x, y}\n@data\n1,2,3,4,x\n1,2,3,4,y\n\n1,2,3,x\n")
+    path = write(tmp_path, text)
     with pytest.raises(ValueError) as error:
-        Table(write(tmp_path, text))
-    assert str(error.value) == "line 12: expected 5 values, found 4"
+        Table(path)
+    assert str(error.value) == f"{path}: line 12: expected 5 values, found 4"
 
 
 # --- writing -------------------------------------------------------------

@@ -25,8 +25,9 @@ ARFF                        Orange
 ``?``                       missing value (a quoted ``'?'`` is the text ?)
 ``{3 x, 7 y}``              sparse row: attributes left out are 0, which for
                             a nominal attribute is its first declared value
-                            (as in Weka), for a date 1970-01-01T00:00:00 and
-                            for a string the empty (missing) string
+                            (as in Weka; missing for ``{}``, which declares
+                            none), for a date 1970-01-01T00:00:00 and for
+                            a string the empty (missing) string
 ``..., {2.5}``              instance weight, read into ``Table.W``; rows
                             without one weigh 1
 ==========================  ==============================================
@@ -57,7 +58,9 @@ whose letters have no :func:`time.strptime` equivalent (see
 Sparse files are read into a dense ``Table.X``.
 
 A malformed file raises :class:`ValueError` whose message starts with the
-number of the offending line, and nothing is returned.
+file's name and the number of the offending line (``"data.arff: line 7:
+..."``), and nothing is returned.  Lines may end in LF, CR LF or CR alone
+(old Mac files).
 """
 import os
 import warnings
@@ -240,10 +243,11 @@ def java_date_format_to_strptime(pattern):
     Raises
     ------
     ValueError
-        If the pattern uses a letter with no strptime equivalent, or has an
-        unterminated quote.
+        If the pattern uses a letter with no strptime equivalent, gives a
+        field twice (``yyyy-yyyy``), or has an unterminated quote.
     """
     out, have_date, have_time = [], False, False
+    given = {}      # {strptime directive: the letters that gave it}
     i, n = 0, len(pattern)
     while i < n:
         char = pattern[i]
@@ -278,6 +282,12 @@ def java_date_format_to_strptime(pattern):
                     "MM, MMM, MMMM, d, dd, E, EEEE, H, HH, h, hh, a, m, mm, "
                     "s, ss, SSS, Z, XX or XXX, and quote literal text "
                     "('T')")
+            if directive[0] in given:
+                raise ValueError(
+                    f"date format {pattern!r} gives the same field twice "
+                    f"({given[directive[0]]!r} and {pattern[i:end]!r}); "
+                    "give each field once, and quote literal text")
+            given[directive[0]] = pattern[i:end]
             out.append(directive[0])
             have_date |= directive[1]
             have_time |= not directive[1]
@@ -339,8 +349,11 @@ class _Column:
             except ValueError as error:
                 raise ValueError(f"line {lineno}: attribute {name!r}: "
                                  f"{error}") from None
-        # The value of an entry that a sparse row leaves out (Weka's 0).
-        self.sparse_default = "" if kind == "string" else 0.0
+        # The value of an entry that a sparse row leaves out: Weka's 0, the
+        # first declared value of a nominal attribute; missing where it
+        # declares none ({}), whose every value is missing.
+        self.sparse_default = "" if kind == "string" else \
+            np.nan if kind == "nominal" and not self.values else 0.0
         self.convert = self._make_converter()
 
     def _make_converter(self):
@@ -403,10 +416,11 @@ class _Column:
             raise ValueError(
                 f"line {lineno}: value {token!r} of numeric attribute "
                 f"{self.name!r} is not a number")
+        declared = ", ".join(map(repr, self.values)) or "no values"
         raise ValueError(
             f"line {lineno}: value {token!r} is not declared for "
             f"nominal attribute {self.name!r} (line {self.lineno} "
-            f"declares {', '.join(map(repr, self.values))})")
+            f"declares {declared})")
 
     def variable(self):
         """The Orange variable for this attribute."""
@@ -616,13 +630,13 @@ def _parse(lines):
     return relation, columns, rows, weights
 
 
-def _decode(content):
+def _decode(content, filename):
     """Decode file bytes: UTF-8 (BOM allowed), else Latin-1 with a warning."""
     try:
         return content.decode("utf-8-sig")
     except UnicodeDecodeError:
-        warnings.warn("the ARFF file is not valid UTF-8; it was read as "
-                      "Latin-1 (ISO-8859-1)")
+        warnings.warn(f"{filename}: the ARFF file is not valid UTF-8; it was "
+                      "read as Latin-1 (ISO-8859-1)")
         return content.decode("latin-1")
 
 
@@ -749,14 +763,19 @@ class ArffReader(FileFormat):
         Raises
         ------
         ValueError
-            If the file is malformed; the message names the line.
+            If the file is malformed; the message names the file and the
+            line.
         """
         filename = os.fspath(self.filename)
         with self.open(filename, "rb") as file:
-            text = _decode(file.read())
-        lines = [line[:-1] if line.endswith("\r") else line
-                 for line in text.split("\n")]
-        relation, columns, rows, weights = _parse(lines)
+            text = _decode(file.read(), filename)
+        # (CR LF, LF, or CR alone, as in old Mac files: Weka's tokenizer
+        # ends a line at each)
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        try:
+            relation, columns, rows, weights = _parse(lines)
+        except ValueError as error:
+            raise ValueError(f"{filename}: {error}") from None
 
         class_index = self._class_index(columns)
         variables = [column.variable() for column in columns]

@@ -1,7 +1,9 @@
 """The widget category is discovered and the example workflows load."""
 # pylint: disable=missing-docstring
 import glob
+import io
 import itertools
+import json
 import os
 import time
 import unittest
@@ -9,9 +11,12 @@ import warnings
 
 from AnyQt.QtCore import QLineF, QPointF, QRectF, Qt, QTimer
 from AnyQt.QtGui import QPolygonF
+from AnyQt.QtWidgets import QApplication, QStyleOptionToolButton
 
+from orangecanvas.application.canvasmain import CanvasMainWindow
 from orangecanvas.application.examples import list_workflows
 from orangecanvas.canvas.scene import CanvasScene
+from orangecanvas.gui.toolgrid import ToolGridButton
 from orangecanvas.registry import WidgetRegistry
 from orangecanvas.registry.qt import QtWidgetRegistry
 from orangecanvas.registry.utils import category_from_package_globals
@@ -159,6 +164,84 @@ def layout_faults(scheme, registry):
                     or label.intersects(QPolygonF(rect)):
                 faults.append(f"a note is over {name(link)}")
     return faults
+
+
+class TestHelpPages(unittest.TestCase):
+    def test_help_pages_are_titled_as_the_widgets(self):
+        """Orange finds a widget's help page by its title: doc/widgets.json
+        lists every widget by its name, and each page's title is that name."""
+        root = os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))))
+        with open(os.path.join(root, "doc", "widgets.json"), encoding="utf-8") as f:
+            (category_name, listed), = json.load(f)
+        self.assertEqual(category_name, category.NAME)
+        names = [desc.name for desc in
+                 relief_registry(with_orange=False).widgets("Relief")]
+        self.assertEqual([widget["text"] for widget in listed], names)
+        for widget in listed:
+            with open(os.path.join(root, "doc", widget["doc"]),
+                      encoding="utf-8") as f:
+                title, underline = f.readline().strip(), f.readline().strip()
+            self.assertEqual(title, widget["text"])
+            self.assertEqual(underline, "=" * len(title))
+
+
+class TestRenamedWidget(unittest.TestCase):
+    def test_workflow_saved_with_the_old_name_loads(self):
+        """A workflow saved when Benchmark Data was called Relief Benchmarks
+        opens: the canvas finds widgets by their class, not their name."""
+        saved = b"""<?xml version='1.0' encoding='utf-8'?>
+<scheme version="2.0" title="" description="">
+  <nodes>
+    <node id="0" name="Relief Benchmarks"
+          qualified_name="orangecontrib.relief.widgets.owreliefbenchmarks.OWReliefBenchmarks"
+          project_name="orange3-relief" version="" title="Relief Benchmarks"
+          position="(100, 100)" />
+  </nodes>
+  <links />
+  <node_properties>
+    <properties node_id="0" format="literal">{'problem': 1, '__version__': 1}</properties>
+  </node_properties>
+</scheme>"""
+        errors = []
+        scheme = Scheme()
+        readwrite.scheme_load(scheme, io.BytesIO(saved),
+                              registry=relief_registry(with_orange=False),
+                              error_handler=errors.append)
+        self.assertEqual(errors, [])
+        node, = scheme.nodes
+        self.assertEqual(node.description.name, "Benchmark Data")
+        self.assertEqual(node.title, "Relief Benchmarks")  # the user's title
+        self.assertEqual(node.properties["problem"], 1)
+
+
+class TestToolbox(widget_tests.GuiTest):
+    def test_names_fit_in_the_toolbox(self):
+        """The canvas's widget toolbox shows every widget's whole name (its
+        buttons elide what does not fit on two lines; 'Relief Benchmarks'
+        read 'Relief Benchmar…')."""
+        window = CanvasMainWindow()
+        self.addCleanup(window.deleteLater)
+        window.set_widget_registry(
+            QtWidgetRegistry(relief_registry(with_orange=False)))
+        window.show()
+        self.process_events()
+        shown = {}
+        for button in window.widgets_tool_box.findChildren(ToolGridButton):
+            option = QStyleOptionToolButton()
+            button.initStyleOption(option)
+            shown[button.defaultAction().text()] = option.text
+        window.hide()
+        names = [desc.name for desc in
+                 relief_registry(with_orange=False).widgets("Relief")]
+        self.assertEqual(sorted(shown), sorted(names))
+        for name, text in shown.items():
+            self.assertEqual(text.split(), name.split(), name)
+
+    @staticmethod
+    def process_events():
+        for _ in range(3):
+            QApplication.processEvents()
 
 
 class TestTutorials(widget_tests.WidgetTest):

@@ -244,7 +244,7 @@ class OWReliefEvaluation(OWWidget, ConcurrentWidgetMixin):
             box, self, "important_source",
             btnLabels=("Marked relevant in the data", "Ticked below"),
             tooltips=("Features whose variable has the attribute relevant=True, "
-                      "as Relief Benchmarks marks them.",
+                      "as Benchmark Data marks them.",
                       "The features ticked in the list."),
             callback=self._important_source_changed)
         self.important_model = QStandardItemModel(self)

@@ -451,6 +451,22 @@ class TestOWReliefEvaluation(widget_tests.WidgetTest):
         self.assertFalse(any(isinstance(item, type(legends[0]))
                              for item in plotview.scene().items()))
 
+    def test_axis_titles_are_whole_without_results(self):
+        """With no results (no legend under the plot) the axis titles are
+        whole: the descenders of 'Number of features (in decreasing weight)'
+        were cut at the bottom of the view."""
+        widget = self.widget
+        widget.show()
+        self.process_events()
+        plotview = widget.plotview
+        visible = plotview.mapToScene(plotview.viewport().rect()).boundingRect()
+        for position in ("bottom", "left"):
+            label = plotview.plot.getAxis(position).label
+            margin = label.document().documentMargin()   # around the text
+            rect = label.mapRectToScene(label.boundingRect().adjusted(
+                margin, margin, -margin, -margin))
+            self.assertTrue(visible.contains(rect), (position, rect, visible))
+
     def test_number_of_features_axis_has_whole_ticks(self):
         # issue 30: with two or three features the axis showed 1.5 and 2.5
         def tick_values(plotview):

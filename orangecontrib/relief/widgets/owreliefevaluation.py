@@ -173,6 +173,10 @@ class WrapperPlot(StaticPlotView):
         self.curves = []      # the PlotDataItems of the mean accuracies
         self.best_points = []
         self.setMinimumHeight(200)
+        # room under the x axis title: pyqtgraph counts 80 % of its height, so
+        # with no legend under it the descenders ('g' of 'weight') were cut
+        left, top, right, _ = self.plot.layout.getContentsMargins()
+        self.plot.layout.setContentsMargins(left, top, right, 6)
 
     def clear(self):
         self.plot.clear()

@@ -1,4 +1,4 @@
-"""Tests of the Relief Benchmarks widget (Orange WidgetTest)."""
+"""Tests of the Benchmark Data widget (Orange WidgetTest)."""
 # pylint: disable=missing-docstring,protected-access
 import os
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from AnyQt.QtCore import Qt
 from AnyQt.QtTest import QTest
-from AnyQt.QtWidgets import QAbstractSpinBox
+from AnyQt.QtWidgets import QAbstractSpinBox, QStyleOptionViewItem
 
 from Orange.classification import NaiveBayesLearner
 from Orange.data import Domain, Table
@@ -15,7 +15,7 @@ from Orange.preprocess import score
 from Orange.widgets.settings import Context
 from Orange.widgets.tests import base as widget_tests
 
-from orangecontrib.relief import DReliefF, ReliefF
+from orangecontrib.relief import DReliefF, PDReliefF, ReliefF
 from orangecontrib.relief import datasets
 from orangecontrib.relief.evaluation import weight_quality, wrapper_curve
 from orangecontrib.relief.widgets.owreliefevaluation import (
@@ -128,6 +128,86 @@ class TestOWReliefEvaluation(widget_tests.WidgetTest):
         self.assertEqual(model.rowCount(), 2)
         self.assertEqual(model[0][1], f"{table[0]['separability']:.3f}")
         self.assertEqual(model[1][5], int(table[1]["best size"]))
+
+    def test_measure_columns_are_named_and_explained(self):
+        """The table names the four measures (its headers were a bare s, u, m
+        and c) and each header's tooltip says what its measure is, in the
+        words and formulas of the seed paper."""
+        self.send(self.data, [self.relieff])
+        model = self.widget.model
+        headers = [model.headerData(i, Qt.Horizontal, Qt.DisplayRole)
+                   for i in range(model.columnCount())]
+        self.assertEqual(headers, ["Scorer", "Separability", "Usability",
+                                   "Minimality", "Completeness", "Best size",
+                                   "Best accuracy", "Ranking"])
+        explained = {
+            "Separability": ("W<sub>I, worst</sub> − W<sub>R, best</sub>",
+                             "every important feature is weighted above every "
+                             "unimportant one"),
+            "Usability": ("W<sub>I, best</sub> − W<sub>R, best</sub>",
+                          "the best important feature is weighted above every "
+                          "unimportant one"),
+            "Minimality": ("m = |I| / |M|", "the smallest set of top-weighted "
+                                           "features that contains all of them"),
+            "Completeness": ("c = |C| / |I|", "stopping before the first "
+                                             "unimportant one")}
+        for column, header in enumerate(headers):
+            tooltip = model.headerData(column, Qt.Horizontal, Qt.ToolTipRole)
+            if column:
+                self.assertTrue(tooltip, header)
+            if header in explained:
+                formula, meaning = explained[header]
+                self.assertIn(f"<b>{header}</b>", tooltip)
+                self.assertIn(formula, tooltip)
+                self.assertIn(meaning, tooltip)
+
+    def test_nothing_is_cut_at_the_default_size(self):
+        """At the widget's default size, with the help page's example (CorrAl,
+        four scorers), the table shows every row and column, every header and
+        cell whole; the ranking wraps over whole lines. The ranking was cut
+        ('B0 > B1 > A0 > A1 >...') and the fourth scorer hidden under the plot."""
+        widget = self.widget
+        self.send(datasets.corral(160),
+                  [ReliefF(k_nearest=5), DReliefF(k_nearest=5),
+                   PDReliefF(k_nearest=5), score.InfoGain()])
+        widget.show()
+        for _ in range(3):
+            self.process_events()
+        view, model = widget.view, widget.model
+        header = view.horizontalHeader()
+        self.assertEqual(model.rowCount(), 4)
+        self.assertFalse(view.horizontalScrollBar().isVisible())
+        self.assertFalse(view.verticalScrollBar().isVisible())
+        self.assertLessEqual(view.verticalHeader().length(),
+                             view.viewport().height())
+        delegate = view.itemDelegate()
+        for column in range(model.columnCount()):
+            name = model.headerData(column, Qt.Horizontal, Qt.DisplayRole)
+            self.assertGreaterEqual(header.sectionSize(column),
+                                    header.sectionSizeHint(column), name)
+            for row in range(model.rowCount()):
+                index = model.index(row, column)
+                option = QStyleOptionViewItem()
+                view.initViewItemOption(option)
+                option.rect = view.visualRect(index)
+                needed = delegate.sizeHint(option, index)
+                self.assertLessEqual(needed.width(), option.rect.width(),
+                                     (name, model.data(index)))
+                self.assertLessEqual(needed.height(), option.rect.height(),
+                                     (name, model.data(index)))
+
+    def test_long_ranking_names_the_top_features(self):
+        """With many features the Ranking cell names the top ones and says
+        how many more there are; its tooltip lists them all with weights."""
+        data = datasets.modulo(2, 2, 20, 60, random_state=0)
+        self.send(data, [self.relieff])
+        model = self.widget.model
+        cell = model.data(model.index(0, 7))
+        ranking = self.widget.ranking(self.widget.result.weights[0],
+                                      [var.name for var in data.domain.attributes])
+        self.assertEqual(cell, " > ".join(ranking[:12]) + " > … (10 more)")
+        tooltip = model.data(model.index(0, 7), Qt.ToolTipRole)
+        self.assertIn(f"22. {ranking[-1]} (", tooltip)
 
     def test_selected_data_is_best_subset_of_chosen_scorer(self):
         scorers = [self.relieff, score.InfoGain()]
@@ -371,6 +451,22 @@ class TestOWReliefEvaluation(widget_tests.WidgetTest):
         self.assertFalse(any(isinstance(item, type(legends[0]))
                              for item in plotview.scene().items()))
 
+    def test_axis_titles_are_whole_without_results(self):
+        """With no results (no legend under the plot) the axis titles are
+        whole: the descenders of 'Number of features (in decreasing weight)'
+        were cut at the bottom of the view."""
+        widget = self.widget
+        widget.show()
+        self.process_events()
+        plotview = widget.plotview
+        visible = plotview.mapToScene(plotview.viewport().rect()).boundingRect()
+        for position in ("bottom", "left"):
+            label = plotview.plot.getAxis(position).label
+            margin = label.document().documentMargin()   # around the text
+            rect = label.mapRectToScene(label.boundingRect().adjusted(
+                margin, margin, -margin, -margin))
+            self.assertTrue(visible.contains(rect), (position, rect, visible))
+
     def test_number_of_features_axis_has_whole_ticks(self):
         # issue 30: with two or three features the axis showed 1.5 and 2.5
         def tick_values(plotview):
@@ -455,8 +551,7 @@ class TestOWReliefEvaluation(widget_tests.WidgetTest):
         widget = self.widget
         self.send(datasets.corral(160), [ReliefF(k_nearest=5), DReliefF(k_nearest=5),
                                          score.InfoGain()])
-        widget.resize(1000, 640)
-        widget.show()
+        widget.show()    # at its default size
         self.process_events()
         os.makedirs(IMAGES, exist_ok=True)
         self.assertTrue(widget.grab().save(os.path.join(IMAGES, "ReliefEvaluation.png")))

@@ -123,21 +123,21 @@ def ranking_workflow():
         "the features and send their scorers to Rank, which ranks them next "
         "to information gain. Select Columns keeps Rank's four best features "
         "and Test & Score cross-validates kNN on them.")
-    file_ = b.node(OWFile, "File", (60, 260), file_settings())
-    relief = b.node(OWReliefF, "ReliefF", (260, 120),
+    file_ = b.node(OWFile, "File", (60, 130), file_settings())
+    relief = b.node(OWReliefF, "ReliefF", (280, 270),
                     packed(OWReliefF, n_selected=4))
-    d_relief = b.node(OWDReliefF, "dReliefF", (260, 260),
+    d_relief = b.node(OWDReliefF, "dReliefF", (280, 400),
                       packed(OWDReliefF, n_selected=4))
-    pd_relief = b.node(OWPDReliefF, "pdReliefF", (260, 400),
+    pd_relief = b.node(OWPDReliefF, "pdReliefF", (280, 530),
                        packed(OWPDReliefF, n_selected=4))
-    rank = b.node(OWRank, "Rank", (460, 260),
+    rank = b.node(OWRank, "Rank", (500, 270),
                   packed(OWRank, data=corral(), nSelected=4,
                          selected_methods={"Information Gain"},
                          sorting=(3, 1)))
-    select = b.node(OWSelectAttributes, "Select Columns", (640, 260),
+    select = b.node(OWSelectAttributes, "Select Columns", (700, 130),
                     packed(OWSelectAttributes, use_input_features=True))
-    knn = b.node(OWKNNLearner, "kNN", (640, 420), packed(OWKNNLearner))
-    test = b.node(OWTestAndScore, "Test and Score", (820, 320),
+    knn = b.node(OWKNNLearner, "kNN", (700, 400), packed(OWKNNLearner))
+    test = b.node(OWTestAndScore, "Test and Score", (900, 260),
                   packed(OWTestAndScore, n_folds=3))  # 10 folds
     for node in (relief, d_relief, pd_relief):
         b.link(file_, "Data", node, "Data")

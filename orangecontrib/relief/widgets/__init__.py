@@ -11,8 +11,8 @@ import sysconfig
 NAME = "Relief"
 
 DESCRIPTION = ("Relief feature weighting (ReliefF, dReliefF, pdReliefF, I-RELIEF) "
-               "and tools to judge feature weights (Relief Evaluation, Relief "
-               "Benchmarks).")
+               "and tools to judge feature weights (Relief Evaluation, "
+               "Benchmark Data).")
 
 BACKGROUND = "#C3E6A7"
 

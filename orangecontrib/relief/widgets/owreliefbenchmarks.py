@@ -1,4 +1,4 @@
-"""Relief Benchmarks: a data source of problems whose important features are known.
+"""Benchmark Data: a data source of problems whose important features are known.
 
 The widget only chooses a generator from :mod:`orangecontrib.relief.datasets`
 and its parameters; every table comes from there, with its important features
@@ -17,13 +17,16 @@ from orangecontrib.relief import datasets
 
 
 class OWReliefBenchmarks(OWWidget):
-    name = "Relief Benchmarks"
-    description = ("Generate benchmark problems with known important features: "
-                   "Modulo-p-I, CorrAl, LED and the MONK's problems.")
+    # (short enough for the canvas toolbox, where "Relief Benchmarks" was
+    # cut; saved workflows name the class, so they still load)
+    name = "Benchmark Data"
+    description = ("Benchmark problems of the Relief literature with known "
+                   "important features: Modulo-p-I, CorrAl, LED and the "
+                   "MONK's problems.")
     icon = "icons/ReliefBenchmarks.svg"
     priority = 100
-    keywords = "relief, benchmark, modulo, corral, led, monk, synthetic, " \
-               "artificial data, generator"
+    keywords = "relief benchmarks, relief, benchmark, modulo, corral, led, " \
+               "monk, synthetic, artificial data, generator"
 
     class Outputs:
         data = Output("Data", Table)

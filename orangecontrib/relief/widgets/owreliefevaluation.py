@@ -13,9 +13,9 @@ from typing import List, Optional
 
 import numpy as np
 
-from AnyQt.QtCore import Qt
+from AnyQt.QtCore import Qt, QTimer
 from AnyQt.QtGui import QColor, QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import QListView, QSplitter, QTableView
+from AnyQt.QtWidgets import QHeaderView, QListView, QSplitter, QTableView
 
 import pyqtgraph as pg
 
@@ -40,6 +40,54 @@ PROTOCOL_TOOLTIP = (
     "curve is then cross-validated, as the seed paper did. The test rows took part "
     "in choosing the features (selection bias), so the accuracies are optimistic, "
     "most of all for small data with many features.</p>")
+
+# The table's columns of success measures (seed paper, "Empirical results",
+# after Kononenko 1994): a name a user reads, and a tooltip that says what the
+# measure is, in the paper's words. I: the important features, R: the others.
+MEASURE_COLUMNS = (
+    ("Separability",
+     "<p><b>Separability</b> s = W<sub>I, worst</sub> − W<sub>R, best</sub>, "
+     "from −2 to 2: the weight of the worst important feature minus that of "
+     "the best unimportant one.</p><p>Whether the weights separate the "
+     "important features from the unimportant ones: s&nbsp;&gt;&nbsp;0 means "
+     "every important feature is weighted above every unimportant one.</p>"),
+    ("Usability",
+     "<p><b>Usability</b> u = W<sub>I, best</sub> − W<sub>R, best</sub>, "
+     "from −2 to 2: the weight of the best important feature minus that of "
+     "the best unimportant one.</p><p>Whether the weights single out at least "
+     "one important feature: u&nbsp;&gt;&nbsp;0 means the best important "
+     "feature is weighted above every unimportant one.</p>"),
+    ("Minimality",
+     "<p><b>Minimality</b> m = |I| / |M|, from 0 to 1, where M holds the "
+     "features weighted at least as high as the worst important one.</p>"
+     "<p>The share of important features in the smallest set of top-weighted "
+     "features that contains all of them; 1 when separability is positive."
+     "</p>"),
+    ("Completeness",
+     "<p><b>Completeness</b> c = |C| / |I|, from 0 to 1, where C holds the "
+     "important features weighted above every unimportant one.</p><p>The "
+     "share of important features taken when features are selected in "
+     "decreasing weight, stopping before the first unimportant one; 1 when "
+     "separability is positive.</p>"),
+)
+
+# the Ranking cell names this many features (its tooltip names them all)
+RANKING_SHOWN = 12
+
+
+class ResultsModel(PyTableModel):
+    """Orange's table model with tooltips on the column headers (its own
+    headers show their text as the tooltip, whatever was set)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent=parent)
+        self.header_tooltips = {}    # column -> tooltip
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if role == Qt.ToolTipRole and orientation == Qt.Horizontal \
+                and section in self.header_tooltips:
+            return self.header_tooltips[section]
+        return super().headerData(section, orientation, role)
 
 
 class Cancelled(Exception):
@@ -125,6 +173,10 @@ class WrapperPlot(StaticPlotView):
         self.curves = []      # the PlotDataItems of the mean accuracies
         self.best_points = []
         self.setMinimumHeight(200)
+        # room under the x axis title: pyqtgraph counts 80 % of its height, so
+        # with no legend under it the descenders ('g' of 'weight') were cut
+        left, top, right, _ = self.plot.layout.getContentsMargins()
+        self.plot.layout.setContentsMargins(left, top, right, 6)
 
     def clear(self):
         self.plot.clear()
@@ -244,7 +296,7 @@ class OWReliefEvaluation(OWWidget, ConcurrentWidgetMixin):
             box, self, "important_source",
             btnLabels=("Marked relevant in the data", "Ticked below"),
             tooltips=("Features whose variable has the attribute relevant=True, "
-                      "as Relief Benchmarks marks them.",
+                      "as Benchmark Data marks them.",
                       "The features ticked in the list."),
             callback=self._important_source_changed)
         self.important_model = QStandardItemModel(self)
@@ -277,33 +329,45 @@ class OWReliefEvaluation(OWWidget, ConcurrentWidgetMixin):
                     "as many as its best point on the wrapper curve.")
 
         gui.rubber(self.controlArea)
-        # not auto-default: Enter in a spin box would click them (a QDialog's
+        # in the control area: beside Apply Automatically, they made the
+        # buttons area, and so the control area, 100 px wider than its controls,
+        # which the table of results had to give up.
+        # Not auto-default: Enter in a spin box would click them (a QDialog's
         # habit), and Cancel would stop the run the new value has just started
+        box = gui.hBox(self.controlArea)
         self.recompute_button = gui.button(
-            self.buttonsArea, self, "Recompute", callback=self._recompute,
-            autoDefault=False)
+            box, self, "Recompute", callback=self._recompute, autoDefault=False)
         self.cancel_button = gui.button(
-            self.buttonsArea, self, "Cancel", callback=self.cancel_computation,
+            box, self, "Cancel", callback=self.cancel_computation,
             enabled=False, autoDefault=False)
         gui.auto_apply(self.buttonsArea, self, "auto_apply", commit=self.commit)
 
-        self.model = PyTableModel(parent=self)
+        self.model = ResultsModel(parent=self)
+        # the ranking wraps (rows grow to fit it) rather than being cut
         self.view = QTableView(self, selectionMode=QTableView.NoSelection,
-                               sortingEnabled=False, wordWrap=False)
+                               sortingEnabled=False, wordWrap=True)
         self.view.setModel(self.model)
         self.view.verticalHeader().hide()
+        self.view.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeToContents)
         self.view.horizontalHeader().setStretchLastSection(True)
         self.view.setMinimumHeight(100)
         self.plotview = WrapperPlot(self)
-        splitter = QSplitter(Qt.Vertical, self.mainArea)
-        splitter.addWidget(self.view)
-        splitter.addWidget(self.plotview)
-        splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 3)
-        splitter.setChildrenCollapsible(False)
-        splitter.setSizes([140, 460])
-        self.mainArea.layout().addWidget(splitter)
-        self.resize(900, 640)
+        self.splitter = QSplitter(Qt.Vertical, self.mainArea)
+        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(self.plotview)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([140, 460])
+        self.mainArea.layout().addWidget(self.splitter)
+        # the table takes the height of its rows once the view has laid them
+        # out, and again when they rewrap (new results, another width)
+        self._fit_table_timer = QTimer(self, singleShot=True, interval=0,
+                                       timeout=self._fit_table_height)
+        self.view.verticalHeader().sectionResized.connect(
+            self._fit_table_timer.start)
+        self.resize(1100, 660)
 
     # inputs
     @Inputs.data
@@ -514,9 +578,11 @@ class OWReliefEvaluation(OWWidget, ConcurrentWidgetMixin):
             rankings.append("<br/>".join(
                 f"{i + 1}. {feature} ({weights[names.index(feature)]:.4f})"
                 for i, feature in enumerate(ranking)))
+            shown = " > ".join(ranking[:RANKING_SHOWN])
+            if len(ranking) > RANKING_SHOWN:
+                shown += f" > … ({len(ranking) - RANKING_SHOWN} more)"
             rows.append([name] + measures
-                        + [curve.best_size, f"{curve.best_accuracy:.3f}",
-                           " > ".join(ranking)])
+                        + [curve.best_size, f"{curve.best_accuracy:.3f}", shown])
         self.model.wrap(rows)
         for row, ranking in enumerate(rankings):
             for column in range(1, 7):
@@ -529,21 +595,34 @@ class OWReliefEvaluation(OWWidget, ConcurrentWidgetMixin):
                                f"<b>Ranking (weight on all data)</b><br/>{ranking}",
                                Qt.ToolTipRole)
         self.model.setHorizontalHeaderLabels(
-            ["Scorer", "s", "u", "m", "c", "Best size", "Best accuracy", "Ranking"])
-        tooltips = ("Separability: W(worst important) − W(best unimportant)",
-                    "Usability: W(best important) − W(best unimportant)",
-                    "Minimality: share of important features among those weighted at "
-                    "least as high as the worst important one",
-                    "Completeness: share of important features weighted above every "
-                    "unimportant one")
-        for column, tooltip in enumerate(tooltips, start=1):
-            self.model.setHeaderData(column, Qt.Horizontal, tooltip, Qt.ToolTipRole)
+            ["Scorer"] + [header for header, _ in MEASURE_COLUMNS]
+            + ["Best size", "Best accuracy", "Ranking"])
+        tooltips = [tooltip for _, tooltip in MEASURE_COLUMNS] + [
+            "The number of top-weighted features with the best cross-validated "
+            "accuracy (the star on the curve)",
+            "The cross-validated accuracy with that many features",
+            "The features in decreasing weight on all data (hover over a "
+            "ranking to see the weights)"]
+        self.model.header_tooltips = dict(enumerate(tooltips, start=1))
         for column in range(self.model.columnCount() - 1):
             self.view.resizeColumnToContents(column)
+        self._fit_table_timer.start()
         protocol = ("honest: weights per training fold" if self.protocol == 0
                     else "as in the paper: weights on all data (optimistic)")
         self.plotview.set_curves(result.curves,
                                  f"{self.folds}-fold CV, {protocol}")
+
+    def _fit_table_height(self):
+        """Give the table the height of its rows (at most half of the main
+        area), so that no scorer is hidden under the plot."""
+        view, header = self.view, self.view.horizontalHeader()
+        needed = max(header.height(), header.sizeHint().height()) \
+            + view.verticalHeader().length() + 2 * view.frameWidth()
+        if view.horizontalScrollBar().isVisible():
+            needed += view.horizontalScrollBar().sizeHint().height()
+        total = sum(self.splitter.sizes())
+        height = min(needed, total // 2)
+        self.splitter.setSizes([height, total - height])
 
     @staticmethod
     def ranking(weights, names):

@@ -52,9 +52,9 @@ setup(
     extras_require={
         "gui": ["PyQt6"],
         # tests/test_distributed.py runs a real LocalCluster; tests/test_cuda.py
-        # runs the GPU kernels under numba-cuda's simulator where there is no GPU;
-        # tests/test_cuda_ptx.py compiles them to PTX with NVVM (nvcc's wheel)
-        # and NVRTC, which numba-cuda 0.30 needs to find libdevice, no GPU
+        # runs the GPU kernels under numba-cuda's simulator where there is no GPU
+        # and tests/test_cuda_ptx.py compiles them to PTX without one: NVVM
+        # (nvcc's wheel) and NVRTC (numba-cuda 0.30 loads it to find libdevice)
         "test": ["pytest", "pytest-qt", "dask[distributed]", "numba-cuda",
                  f"nvidia-cuda-nvcc-cu12; {NVIDIA_WHEELS}",
                  f"nvidia-cuda-nvrtc-cu12; {NVIDIA_WHEELS}"],

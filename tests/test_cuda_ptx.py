@@ -37,9 +37,10 @@ COMPUTE_CAPABILITIES = ((8, 0), (9, 0))
 # RELIEF-D tables (float64, 3-D; int64 column map), the per-batch buffers
 # (chosen int32, counts and starts int64, the rest float64), and Python
 # ints (mode, number of groups, k, rule) and bools (flags).  Each kernel has
-# one signature: no launch passes other dtypes (test_launches_match checks
-# that under the simulator).
-F1, F2, F3 = types.float64[::1], types.float64[:, ::1], types.float64[:, :, ::1]
+# one signature: no launch passes other dtypes (checked under the simulator
+# by test_launches_match_the_signatures).
+F1, F2 = types.float64[::1], types.float64[:, ::1]
+F3 = types.float64[:, :, ::1]
 I1, I2 = types.int64[::1], types.int64[:, ::1]
 CODES = CHOSEN = types.int32[:, ::1]
 FLAG, INT = types.boolean, types.int64
@@ -99,10 +100,15 @@ def _compile(cc):
     failures = {}
     target = ".target sm_%d%d" % cc
     for name in kernels:
+        kernel = getattr(cuda_kernels, name)
+        # the options the kernel is compiled with on a GPU (fastmath, ...)
+        options = {key: kernel.targetoptions[key] for key in (
+            "debug", "lineinfo", "fastmath", "opt", "forceinline",
+            "launch_bounds") if key in kernel.targetoptions}
         for signature in SIGNATURES.get(name, ()):
             try:
-                ptx, _ = cuda.compile_ptx(
-                    getattr(cuda_kernels, name).py_func, signature, cc=cc)
+                ptx, _ = cuda.compile_ptx(kernel.py_func, signature, cc=cc,
+                                          **options)
                 problem = None if target in ptx \
                     else f"the PTX has no '{target}'"
             except Exception as error:
@@ -137,9 +143,12 @@ def test_every_kernel_compiles_to_ptx(cc):
         "numba-cuda, NVVM or NVRTC is missing: install the test extra "
         "(pip install -e '.[test]': numba-cuda, nvidia-cuda-nvcc-cu12, "
         "nvidia-cuda-nvrtc-cu12).  " + result.get("missing", ""))
-    assert sorted(SIGNATURES) == result["kernels"], (
-        "SIGNATURES must list exactly the kernels of cuda_kernels.py "
-        "(with the argument types core/cuda.py launches them with)")
+    unlisted = sorted(set(result["kernels"]) - set(SIGNATURES))
+    stale = sorted(set(SIGNATURES) - set(result["kernels"]))
+    assert not unlisted and not stale, (
+        f"SIGNATURES must list exactly the kernels of cuda_kernels.py, with "
+        f"the argument types core/cuda.py launches them with: kernels not "
+        f"listed: {unlisted}; listed, not kernels: {stale}")
     label = "sm_%d%d" % cc
     assert not result["failures"], "\n".join(
         f"{name} for {label}: {message}"
@@ -203,10 +212,13 @@ def test_launches_match_the_signatures(monkeypatch):
             run = dict(dict(y=y, nominal=nominal, device="cuda",
                             n_iterations=3), **run)
             relieff(run.pop("X"), run.pop("y"), run.pop("nominal"), **run)
+    def shown(signatures):
+        return ["(%s)" % ", ".join(map(str, s)) for s in signatures]
     for name, signatures in SIGNATURES.items():
         assert launches[name] == set(signatures), (
-            f"{name} is launched with other argument types than "
-            f"SIGNATURES lists: update SIGNATURES")
+            f"{name}: update SIGNATURES; launched with "
+            f"{shown(launches[name] - set(signatures))}, never with "
+            f"{shown(set(signatures) - launches[name])}")
 
 
 if __name__ == "__main__":

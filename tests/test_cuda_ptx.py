@@ -1,5 +1,5 @@
 """The GPU kernels (``core/cuda_kernels.py``) compiled to PTX as on a GPU,
-without one: every kernel, for every argument types ``core/cuda.py``
+without one: every kernel, for each set of argument types ``core/cuda.py``
 launches it with, for compute capabilities 8.0 (A100) and 9.0 (H100).
 
 numba's CUDA simulator (``test_cuda.py``) runs the kernels' logic but does
@@ -71,7 +71,7 @@ def _wheel_exists():
 
 def _probe(a):
     """The smallest kernel: if it does not compile, the toolchain is
-    missing, not a kernel wrong."""
+    missing, not a kernel wrong (a clear failure)."""
     a[0] = 1.0
 
 

@@ -4,6 +4,10 @@ from pathlib import Path
 from setuptools import setup, find_namespace_packages
 
 HERE = Path(__file__).parent
+# Where NVIDIA publishes the NVVM and NVRTC wheels (tests/test_cuda_ptx.py)
+NVIDIA_WHEELS = ('(sys_platform == "linux" and (platform_machine == "x86_64" '
+                 'or platform_machine == "aarch64")) or (sys_platform == '
+                 '"win32" and platform_machine == "AMD64")')
 
 
 def help_files(source="doc/_build/htmlhelp", target="help/orange3-relief",
@@ -61,7 +65,11 @@ setup(
         "gui": ["PyQt6"],
         # tests/test_distributed.py runs a real LocalCluster; tests/test_cuda.py
         # runs the GPU kernels under numba-cuda's simulator where there is no GPU
-        "test": ["pytest", "pytest-qt", "dask[distributed]", "numba-cuda"],
+        # and tests/test_cuda_ptx.py compiles them to PTX without one: NVVM
+        # (nvcc's wheel) and NVRTC (numba-cuda 0.30 loads it to find libdevice)
+        "test": ["pytest", "pytest-qt", "dask[distributed]", "numba-cuda",
+                 f"nvidia-cuda-nvcc-cu12; {NVIDIA_WHEELS}",
+                 f"nvidia-cuda-nvrtc-cu12; {NVIDIA_WHEELS}"],
         # device="cuda" (core/cuda.py): numba-cuda compiles the GPU kernels.
         # numba-cuda 0.30.4 still calls numpy.row_stack, which numpy 2.5
         # removed: numpy below 2.5 with it (tested with numpy 2.3.5)

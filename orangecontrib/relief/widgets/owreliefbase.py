@@ -731,7 +731,12 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         return params
 
     def create_scorer(self, n_known: Optional[int] = None):
-        return self.SCORER(**self.scorer_params(n_known))
+        """The scorer of the settings; the covariates go with it, so that
+        Rank's column leaves them out of the distance (and unweighted), as
+        the widget's own table does."""
+        scorer = self.SCORER(**self.scorer_params(n_known))
+        scorer.covariates = tuple(self.covariate_names())
+        return scorer
 
     def selection_k(self):
         """`k` for SelectBestFeatures: an int (top N) or a fraction (top p %)."""

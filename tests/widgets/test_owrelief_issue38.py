@@ -1,0 +1,64 @@
+"""The scoring widgets as a user meets them (issue 38): what Rank shows for
+a covariate, instance weights, stored settings that cannot be used, the
+link the canvas proposes, what is kept while statistics run, and text that
+must not be cut."""
+# pylint: disable=missing-docstring,protected-access
+import numpy as np
+
+from AnyQt.QtCore import Qt
+
+from Orange.data import Table
+from Orange.widgets.data.owrank import OWRank
+from Orange.widgets.tests import base as widget_tests
+
+from orangecontrib.relief.widgets.owrelieff import OWReliefF
+
+
+def heart_disease():
+    return Table("heart_disease")
+
+
+class TestRankGetsTheWidgetsNumbers(widget_tests.WidgetTest):
+    # (Orange's Rank is under test here; the widget checks run elsewhere)
+    test_minimum_size = test_image_export = test_msg_base_class = None
+    test_zero_size_data = None
+
+    def test_a_covariate_is_out_of_rank_as_out_of_the_widget(self):
+        """heart_disease -> ReliefF (k = 5, NPDR's permutation test,
+        covariate age) -> Rank via Scorer: Rank's column equals the widget's
+        weights, and age has no score."""
+        data = heart_disease()
+        widget = self.create_widget(OWReliefF)
+        widget.k_nearest = 5
+        widget.n_permutations = 9
+        self.send_signal(widget.Inputs.data, data, widget=widget)
+        widget.covariates = [data.domain["age"]]
+        widget._covariates_changed()
+        widget.commit.now()
+        self.wait_until_finished(widget=widget, timeout=120000)
+        self.assertEqual(widget.significance_test, "npdr_permutation")
+        shown = self.get_output(widget.Outputs.scores, widget=widget)
+        by_name = dict(zip(shown.get_column("Feature"), shown.X[:, 0]))
+        self.assertNotIn("age", by_name)
+
+        rank = self.create_widget(OWRank)
+        rank.selected_methods = set()
+        self.send_signal(rank.Inputs.data, data, widget=rank)
+        self.send_signal(rank.Inputs.scorer,
+                         self.get_output(widget.Outputs.scorer,
+                                         widget=widget), 0, widget=rank)
+        self.wait_until_finished(widget=rank, timeout=120000)
+        # (what Rank shows: its Scores output turns NaN into -1.8e308, an
+        # artefact of Orange's np.clip over an object array)
+        model = rank.ranksModel
+        column = {model.data(model.index(row, 0)):
+                  model.data(model.index(row, 2), Qt.EditRole)
+                  for row in range(model.rowCount())}
+        self.assertTrue(np.isnan(column.pop("age")))
+        self.assertEqual(set(column), set(by_name))
+        for name, weight in by_name.items():
+            self.assertAlmostEqual(column[name], weight, places=12, msg=name)
+        # the same order: chest pain first, thal third (not fourth)
+        self.assertEqual(
+            [model.data(model.index(row, 0)) for row in range(3)],
+            sorted(by_name, key=by_name.get, reverse=True)[:3])

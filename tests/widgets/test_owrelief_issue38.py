@@ -11,7 +11,12 @@ from Orange.data import Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base as widget_tests
 
+from orangecontrib.relief.widgets.owdrelieff import OWDReliefF
+from orangecontrib.relief.widgets.owirelief import OWIRelief
+from orangecontrib.relief.widgets.owpdrelieff import OWPDReliefF
 from orangecontrib.relief.widgets.owrelieff import OWReliefF
+
+WIDGETS = (OWReliefF, OWDReliefF, OWPDReliefF, OWIRelief)
 
 
 def heart_disease():
@@ -62,3 +67,35 @@ class TestRankGetsTheWidgetsNumbers(widget_tests.WidgetTest):
         self.assertEqual(
             [model.data(model.index(row, 0)) for row in range(3)],
             sorted(by_name, key=by_name.get, reverse=True)[:3])
+
+
+def weighted(data, weights):
+    data = data.copy()
+    with data.unlocked():
+        data.set_weights(np.asarray(weights, dtype=float))
+    return data
+
+
+class TestInstanceWeights(widget_tests.WidgetTest):
+    """Until the scorers use Table.W, the widgets say that they ignore it
+    (the weights are those of the unweighted table)."""
+
+    def test_every_widget_warns_about_unequal_instance_weights(self):
+        data = Table("iris")[::3]
+        uneven = weighted(data, np.arange(len(data)) % 3 + 1)
+        even = weighted(data, np.full(len(data), 2.0))
+        for cls in WIDGETS:
+            with self.subTest(cls.name):
+                widget = self.create_widget(cls)
+                self.send_signal(widget.Inputs.data, uneven, widget=widget)
+                self.wait_until_finished(widget=widget, timeout=60000)
+                self.assertTrue(widget.Warning.instance_weights.is_shown())
+                self.assertIn("instance weights are ignored",
+                              str(widget.Warning.instance_weights))
+                scores = self.get_output(widget.Outputs.scores, widget=widget)
+                self.assertIsNotNone(scores)
+                for other in (even, data, None):
+                    self.send_signal(widget.Inputs.data, other, widget=widget)
+                    self.wait_until_finished(widget=widget, timeout=60000)
+                    self.assertFalse(
+                        widget.Warning.instance_weights.is_shown())

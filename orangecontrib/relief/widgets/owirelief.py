@@ -31,7 +31,8 @@ from Orange.widgets.widget import Input, Msg, Output, OWWidget
 from orangecontrib.relief.core import warmup
 from orangecontrib.relief.scoring import IReliefF
 from orangecontrib.relief.widgets.owreliefbase import (
-    ConvergencePlot, OWReliefBase, run)
+    INSTANCE_WEIGHTS, ConvergencePlot, OWReliefBase, has_instance_weights,
+    run, scorer_warnings)
 
 
 class IterationPlot(ConvergencePlot):
@@ -85,6 +86,7 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
                             "{:.3g} ≥ tolerance {:g}): raise the maximum, "
                             "the tolerance or σ.")
         scorer_warning = Msg("{}")
+        instance_weights = Msg(INSTANCE_WEIGHTS)
 
     class Information(OWWidget.Information):
         missing_values = Msg("{} missing feature values, handled as "
@@ -243,6 +245,8 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
             message.clear()
         self.scored = None
         data = self.data
+        self.Warning.instance_weights(
+            shown=data is not None and has_instance_weights(data))
         if data is None:
             return None
         domain = data.domain
@@ -308,9 +312,8 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
         if result.iterations and not result.converged:
             self.Warning.not_converged(result.iterations, result.changes[-1],
                                        self.tolerance)
-        texts = [text for text in output.warnings
-                 if "did not converge" not in text
-                 and "missing class value" not in text]
+        texts = scorer_warnings(output.warnings, "did not converge",
+                                "missing class value", "instance weight")
         if texts:
             self.Warning.scorer_warning("\n".join(texts))
         self.show_result()

@@ -107,6 +107,24 @@ def run(data: Table, scorer, trace_every: Optional[int], extras,
     return out
 
 
+def has_instance_weights(data: Table) -> bool:
+    """Whether `data` weighs its instances unequally (``Table.W``), which
+    the Relief scorers do not support yet."""
+    return bool(data.has_weights() and data.W.size and np.ptp(data.W) > 0)
+
+
+#: The widgets' warning about instance weights (one text for all of them).
+INSTANCE_WEIGHTS = ("The data's instance weights are ignored: every "
+                    "instance counts once, as without weights.")
+
+
+def scorer_warnings(texts, *shown_elsewhere):
+    """The scorer's warning `texts` less those that contain one of
+    `shown_elsewhere` (already said by the widget's own messages)."""
+    return [text for text in texts
+            if not any(part in text.lower() for part in shown_elsewhere)]
+
+
 class WeightsModel(BarRatioTableModel):
     """Two columns: the feature (with its type icon) and its weight."""
 
@@ -271,6 +289,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             "The sample size m = {} exceeds the {}; all instances are "
             "visited.")
         scorer_warning = Msg("{}")
+        instance_weights = Msg(INSTANCE_WEIGHTS)
         unreachable_threshold = Msg("{}")
         covariates_unused = Msg("{} does not adjust for the covariates; "
                                 "choose an NPDR test.")
@@ -802,6 +821,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.scored = None
         data = self.data
         self.misses_combo.setDisabled(bool(self.weka_compat))
+        self.Warning.instance_weights(
+            shown=data is not None and has_instance_weights(data))
         if data is None:
             return None
         domain = data.domain
@@ -944,9 +965,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.test, self.stability = output.test, output.stability
         # k versus class sizes and rows without a target already have
         # their own (clearer) messages from _check_data
-        texts = [text for text in output.warnings
-                 if not text.startswith("k_nearest=")
-                 and "missing class value" not in text]
+        texts = scorer_warnings(output.warnings, "k_nearest=",
+                                "missing class value", "instance weight")
         if texts:
             self.Warning.scorer_warning("\n".join(texts))
         self.show_result()

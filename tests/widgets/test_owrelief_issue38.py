@@ -99,3 +99,91 @@ class TestInstanceWeights(widget_tests.WidgetTest):
                     self.wait_until_finished(widget=widget, timeout=60000)
                     self.assertFalse(
                         widget.Warning.instance_weights.is_shown())
+
+
+#: Stored values no setting of the scoring widgets accepts: missing, of a
+#: wrong type, not a number, negative, huge, an unknown name.
+BAD_VALUES = (None, "abc", [1], float("nan"), float("inf"), -5, -10 ** 12,
+              10 ** 12, "no such name")
+
+#: Settings that are Orange's own, not the widgets' (geometry).
+ORANGES_OWN = ("savedWidgetGeometry",)
+
+
+def own_settings(cls):
+    """{name: default} of every stored setting of `cls` (not context
+    settings, which the domain context handler checks)."""
+    from Orange.widgets.settings import ContextSetting
+    return {name: setting.default for name, setting
+            in cls.settingsHandler.provider.settings.items()
+            if name not in ORANGES_OWN
+            and not isinstance(setting, ContextSetting)}
+
+
+class TestBadStoredSettings(widget_tests.WidgetTest):
+    """Hand-edited or old workflows: a setting the widget cannot use falls
+    back to its default with a warning, and the widget opens and works."""
+
+    def test_the_issues_settings_open(self):
+        cases = [(cls, {name: value}) for cls in WIDGETS[:3]
+                 for name, value in (("k_nearest", -5),
+                                     ("k_nearest", 10 ** 12), ("sigma", 0),
+                                     ("random_state", "abc"))]
+        cases += [(OWIRelief, {name: value}) for name, value in (
+            ("max_iterations", -1), ("sigma", -2),
+            ("tolerance", float("nan")))]
+        for cls, stored in cases:
+            with self.subTest(cls=cls.name, **stored):
+                (name, value), = stored.items()
+                widget = self.create_widget(cls, stored_settings=dict(
+                    stored, __version__=cls.settings_version))
+                self.assertEqual(getattr(widget, name),
+                                 own_settings(cls)[name])
+                self.assertTrue(widget.Warning.bad_settings.is_shown())
+                self.assertIn(f"{name} = {value!r}",
+                              str(widget.Warning.bad_settings))
+
+    def test_every_setting_of_every_widget_with_every_bad_value(self):
+        for cls in WIDGETS:
+            defaults = own_settings(cls)
+            for value in BAD_VALUES:
+                with self.subTest(cls=cls.name, value=value):
+                    # (of the current version: older ones are migrated)
+                    stored = dict(dict.fromkeys(defaults, value),
+                                  __version__=cls.settings_version)
+                    widget = self.create_widget(cls, stored_settings=stored)
+                    text = str(widget.Warning.bad_settings)
+                    for name, default in defaults.items():
+                        self.assertEqual(getattr(widget, name), default,
+                                         name)
+                        self.assertIn(f"{name} = {value!r}", text)
+
+    def test_good_settings_stay_and_the_widget_runs(self):
+        data = Table("iris")[::3]
+        for cls, stored, kept in (
+                (OWReliefF, dict(k_nearest=-5, sigma=3.0, rule="nope"),
+                 dict(sigma=3.0, k_nearest=10, rule="k")),
+                (OWPDReliefF, dict(T=float("nan"), custom_T="yes",
+                                   significance_test="stir", n_selected=2),
+                 dict(T=0.5, custom_T=False, significance_test="",
+                      n_selected=2)),
+                (OWIRelief, dict(damping_mode="wild", damping_lambda=0.3,
+                                 select_percent=2),
+                 dict(damping_mode="auto", damping_lambda=0.3,
+                      select_percent=0))):
+            with self.subTest(cls=cls.name):
+                stored["__version__"] = cls.settings_version
+                widget = self.create_widget(cls, stored_settings=stored)
+                for name, value in kept.items():
+                    self.assertEqual(getattr(widget, name), value, name)
+                self.assertNotIn("sigma =", str(widget.Warning.bad_settings))
+                self.send_signal(widget.Inputs.data, data, widget=widget)
+                self.wait_until_finished(widget=widget, timeout=60000)
+                scores = self.get_output(widget.Outputs.scores, widget=widget)
+                self.assertEqual(len(scores), 4)
+                self.assertFalse(widget.Error.active)
+                # good settings saved again clear the warning
+                again = self.create_widget(
+                    cls, stored_settings=widget.settingsHandler.pack_data(
+                        widget))
+                self.assertFalse(again.Warning.bad_settings.is_shown())

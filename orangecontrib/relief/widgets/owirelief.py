@@ -31,8 +31,9 @@ from Orange.widgets.widget import Input, Msg, Output, OWWidget
 from orangecontrib.relief.core import warmup
 from orangecontrib.relief.scoring import IReliefF
 from orangecontrib.relief.widgets.owreliefbase import (
-    INSTANCE_WEIGHTS, ConvergencePlot, OWReliefBase, has_instance_weights,
-    run, scorer_warnings)
+    BAD_SETTINGS, INSTANCE_WEIGHTS, SELECTION_LIMITS, ConvergencePlot,
+    OWReliefBase, has_instance_weights, reset_bad_settings, run,
+    scorer_warnings)
 
 
 class IterationPlot(ConvergencePlot):
@@ -87,6 +88,7 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
                             "the tolerance or σ.")
         scorer_warning = Msg("{}")
         instance_weights = Msg(INSTANCE_WEIGHTS)
+        bad_settings = Msg(BAD_SETTINGS)
 
     class Information(OWWidget.Information):
         missing_values = Msg("{} missing feature values, handled as "
@@ -106,6 +108,11 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
     percent_selected = Setting(50)
     n_plotted = Setting(5)
     auto_apply = Setting(True)
+
+    #: the numeric settings' ranges: the controls' and the stored values'
+    LIMITS = dict(SELECTION_LIMITS, sigma=(0.01, 1000),
+                  max_iterations=(1, 100000), tolerance=(0.000001, 1),
+                  damping_lambda=(0.01, 1))
 
     want_main_area = True
     graph_name = "plotview.plot"  # for image export
@@ -138,6 +145,9 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
         self.result = None       # the last IReliefResult shown
         self._result_key = None  # parameters and data it was computed for
         self.test = self.stability = None   # (no statistics here)
+        reset = reset_bad_settings(self, self.LIMITS, dict(
+            damping_mode=tuple(DAMPINGS), select_percent=(0, 1)))
+        self.Warning.bad_settings(", ".join(reset), shown=bool(reset))
         self._setup_gui()
         self.commit.now()
 
@@ -145,7 +155,7 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
     def _setup_gui(self):
         box = gui.vBox(self.controlArea, "Iteration")
         gui.doubleSpin(
-            box, self, "sigma", 0.01, 1000, 0.1, label="Kernel width σ:",
+            box, self, "sigma", *self.LIMITS["sigma"], 0.1, label="Kernel width σ:",
             controlWidth=80, alignment=Qt.AlignRight,
             callback=self._params_changed,
             tooltip="Hits and misses count by exp(-d / σ) of their distance "
@@ -154,20 +164,18 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
                     "interactions), a wide one far (Sun proves convergence "
                     "for a wide one).")
         gui.spin(
-            box, self, "max_iterations", 1, 100000,
+            box, self, "max_iterations", *self.LIMITS["max_iterations"],
             label="Maximum iterations:", controlWidth=80,
             alignment=Qt.AlignRight, callback=self._params_changed,
             tooltip="Stop after this many iterations, converged or not.")
         gui.doubleSpin(
-            box, self, "tolerance", 0.000001, 1, 0.0001, decimals=6,
+            box, self, "tolerance", *self.LIMITS["tolerance"], 0.0001, decimals=6,
             label="Tolerance:", controlWidth=80, alignment=Qt.AlignRight,
             callback=self._params_changed,
             tooltip="Converged when an iteration changes the weights by "
                     "less than this (Euclidean length of the change).")
         # (the combo shows a position; the setting keeps the choice's name)
         self.damping_names = list(DAMPINGS)
-        if self.damping_mode not in DAMPINGS:
-            self.damping_mode = "auto"
         self.damping_position = self.damping_names.index(self.damping_mode)
         row = gui.hBox(box)
         gui.comboBox(
@@ -183,7 +191,7 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
                     "whole step would change the weights by less than the "
                     "tolerance.")
         self.damping_spin = gui.doubleSpin(
-            row, self, "damping_lambda", 0.01, 1, 0.05, decimals=2,
+            row, self, "damping_lambda", *self.LIMITS["damping_lambda"], 0.05, decimals=2,
             controlWidth=60, alignment=Qt.AlignRight,
             callback=self._params_changed,
             tooltip="λ: w ← (1 − λ) w + λ w_new, scaled to length 1.")

@@ -10,6 +10,8 @@ Where a GPU can run the scorer (``core.cuda.available()``, checked when the
 widget is created), a "Compute on" choice offers it by name; without one the
 choice is hidden and the scorer runs on the CPU.
 """
+import copy
+import numbers
 from types import SimpleNamespace
 from typing import Optional
 
@@ -118,11 +120,61 @@ INSTANCE_WEIGHTS = ("The data's instance weights are ignored: every "
                     "instance counts once, as without weights.")
 
 
+#: The ranges of the selection and plot settings every scoring widget has.
+SELECTION_LIMITS = dict(n_selected=(1, 100000), percent_selected=(1, 100),
+                        n_plotted=(1, 20))
+
+#: The widgets' warning about stored settings reset to their defaults.
+BAD_SETTINGS = "Stored settings that cannot be used were reset: {}."
+
+
 def scorer_warnings(texts, *shown_elsewhere):
     """The scorer's warning `texts` less those that contain one of
     `shown_elsewhere` (already said by the widget's own messages)."""
     return [text for text in texts
             if not any(part in text.lower() for part in shown_elsewhere)]
+
+
+def _accepts(value, default, limits=None, options=None) -> bool:
+    """Whether a stored setting's `value` can be used: one of `options`
+    (same type), or of the `default`'s kind (a bool, a whole number, a
+    finite real number) within `limits` (low, high)."""
+    if options is not None:
+        return any(type(value) is type(option) and value == option
+                   for option in options)
+    if isinstance(default, bool):
+        return isinstance(value, (bool, np.bool_))
+    if isinstance(default, int):
+        kind_ok = isinstance(value, numbers.Integral) \
+            and not isinstance(value, (bool, np.bool_))
+    elif isinstance(default, float):
+        kind_ok = isinstance(value, numbers.Real) \
+            and not isinstance(value, (bool, np.bool_)) \
+            and bool(np.isfinite(value))
+    else:
+        return True
+    return kind_ok and (limits is None or limits[0] <= value <= limits[1])
+
+
+def reset_bad_settings(widget, limits, options) -> list:
+    """Put every stored setting of `widget` that cannot be used (a
+    hand-edited or old workflow's ``k_nearest=-5``, ``sigma=nan``, an
+    unknown rule's name) back to its default, so that the widget opens.
+
+    `limits`: {name: (low, high)} of the numeric settings (the controls'
+    ranges); `options`: {name: the values allowed}.  Other settings are
+    checked by their default's kind (bools).  Returns the texts
+    "name = stored value (now default)" of the settings reset."""
+    reset = []
+    for name, setting in widget.settingsHandler.provider.settings.items():
+        if isinstance(setting, ContextSetting):
+            continue        # (checked by the context handler, per domain)
+        value, default = getattr(widget, name), setting.default
+        if _accepts(value, default, limits.get(name), options.get(name)):
+            continue
+        setattr(widget, name, copy.copy(default))
+        reset.append(f"{name} = {value!r} (now {default!r})")
+    return reset
 
 
 class WeightsModel(BarRatioTableModel):
@@ -290,6 +342,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             "visited.")
         scorer_warning = Msg("{}")
         instance_weights = Msg(INSTANCE_WEIGHTS)
+        bad_settings = Msg(BAD_SETTINGS)
         unreachable_threshold = Msg("{}")
         covariates_unused = Msg("{} does not adjust for the covariates; "
                                 "choose an NPDR test.")
@@ -338,6 +391,12 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     want_main_area = True
     graph_name = "plotview.plot"  # for image export
 
+    #: the numeric settings' ranges: the controls' and the stored values'
+    LIMITS = dict(SELECTION_LIMITS, k_nearest=(1, 10000), sigma=(0.1, 1000),
+                  n_iterations=(1, 10 ** 7), random_state=(0, 2 ** 31 - 1),
+                  T=(0.01, 100), n_permutations=(9, 9999),
+                  n_resamples=(2, 1000), alpha=(0.001, 0.5))
+
     #: how settings of version 1 saved the rule and the test: by position
     V1_RULES = ("k", "surf", "surf*", "multisurf", "multisurf*")
     V1_TESTS = ("", "feature_permutation", "permutation", "stir")
@@ -365,6 +424,15 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.test = self.stability = None   # the last statistics shown
         # the GPU offered by "Compute on" (None: none, the choice is hidden)
         self.gpu_name = cuda.device_name() if cuda.available() else None
+        # the registered tests for this widget's variant ("": none)
+        self.test_names = [""] + [
+            name for name, test in TESTS.items()
+            if test.unsupported(variant=self.SCORER.variant) is None]
+        reset = reset_bad_settings(self, self.LIMITS, dict(
+            rule=tuple(RULES), misses_any=(0, 1),
+            select_percent=(0, 1, 2),
+            significance_test=tuple(self.test_names)))
+        self.Warning.bad_settings(", ".join(reset), shown=bool(reset))
         self._setup_gui()
         self._enable_k_controls()
         self._update_cost_label()
@@ -375,8 +443,6 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         box = gui.vBox(self.controlArea, "Neighbours")
         # (the combo shows a position; the setting keeps the rule's name)
         self.rule_names = list(RULES)
-        if self.rule not in RULES:
-            self.rule = "k"
         self.rule_position = self.rule_names.index(self.rule)
         self.rule_combo = gui.comboBox(
             box, self, "rule_position", label="Rule:",
@@ -386,13 +452,13 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             tooltip="\n".join(f"{rule.display_name}: {rule.description}."
                                for rule in RULES.values()))
         self.k_spin = gui.spin(
-            box, self, "k_nearest", 1, 10000, label="Neighbours k:",
+            box, self, "k_nearest", *self.LIMITS["k_nearest"], label="Neighbours k:",
             controlWidth=80, alignment=Qt.AlignRight,
             callback=self._params_changed,
             tooltip="Number of nearest hits and of nearest misses "
                     "(per class) for each visited instance.")
         self.sigma_spin = gui.doubleSpin(
-            box, self, "sigma", 0.1, 1000, 0.5,
+            box, self, "sigma", *self.LIMITS["sigma"], 0.5,
             label="Weight by distance, σ:", checked="weight_by_distance",
             controlWidth=80, alignment=Qt.AlignRight,
             callback=self._params_changed,
@@ -417,10 +483,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                              addToLayout=False), 0, 0)
         grid.addWidget(gui.appendRadioButton(rb, "Sample m:",
                                              addToLayout=False), 0, 1)
-        self._grid_spin(rb, grid, 0, "n_iterations", 1, 10 ** 7,
+        self._grid_spin(rb, grid, 0, "n_iterations", *self.LIMITS["n_iterations"],
                         self._sample_changed, column=2)
         grid.addWidget(QLabel("Random seed:"), 1, 0, 1, 2)
-        self._grid_spin(rb, grid, 1, "random_state", 0, 2 ** 31 - 1,
+        self._grid_spin(rb, grid, 1, "random_state", *self.LIMITS["random_state"],
                         self._params_changed, column=2,
                         tooltip="Seed of the visiting order.")
         # (the combo shows a position; the setting keeps a bool)
@@ -440,7 +506,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         if self.HAS_T:
             box = gui.vBox(self.controlArea, "Progressive Weighting")
             self.default_T_label = gui.widgetLabel(box, "")
-            gui.doubleSpin(box, self, "T", 0.01, 100, 0.05, decimals=3,
+            gui.doubleSpin(box, self, "T", *self.LIMITS["T"], 0.05, decimals=3,
                            label="Custom T:", checked="custom_T",
                            controlWidth=80, alignment=Qt.AlignRight,
                            callback=self._params_changed,
@@ -451,12 +517,6 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             self._update_T_label()
 
         box = gui.vBox(self.controlArea, "Significance and Stability")
-        # the registered tests for this widget's variant ("": none)
-        self.test_names = [""] + [
-            name for name, test in TESTS.items()
-            if test.unsupported(variant=self.SCORER.variant) is None]
-        if self.significance_test not in self.test_names:
-            self.significance_test = ""
         self.test_position = self.test_names.index(self.significance_test)
         gui.comboBox(box, self, "test_position", label="Test:",
                      orientation=Qt.Horizontal,
@@ -469,10 +529,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                  f"{TESTS[name].description}."
                                  for name in self.test_names[1:]))
         self.permutation_spin = gui.spin(
-            box, self, "n_permutations", 9, 9999, step=10,
+            box, self, "n_permutations", *self.LIMITS["n_permutations"], step=10,
             label="Permutations R:", controlWidth=80,
             alignment=Qt.AlignRight, callback=self._statistics_changed)
-        gui.spin(box, self, "n_resamples", 2, 1000, label="Stability, B:",
+        gui.spin(box, self, "n_resamples", *self.LIMITS["n_resamples"], label="Stability, B:",
                  checked="stability_on", controlWidth=80,
                  alignment=Qt.AlignRight, callback=self._statistics_changed,
                  checkCallback=self._statistics_changed,
@@ -496,7 +556,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         rb, grid = self._selection_box()
         self.q_radio = gui.appendRadioButton(rb, "q < α:", addToLayout=False)
         grid.addWidget(self.q_radio, 2, 0)
-        alpha = gui.doubleSpin(None, self, "alpha", 0.001, 0.5, 0.01,
+        alpha = gui.doubleSpin(None, self, "alpha", *self.LIMITS["alpha"], 0.01,
                                decimals=3, controlWidth=80,
                                alignment=Qt.AlignRight,
                                callback=self._set_select_q,
@@ -518,11 +578,11 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                     self._selection_changed)
         grid.addWidget(gui.appendRadioButton(rb, "Top N:",
                                              addToLayout=False), 0, 0)
-        self._grid_spin(rb, grid, 0, "n_selected", 1, 100000,
+        self._grid_spin(rb, grid, 0, "n_selected", *self.LIMITS["n_selected"],
                         self._set_select_n)
         grid.addWidget(gui.appendRadioButton(rb, "Top %:",
                                              addToLayout=False), 1, 0)
-        self._grid_spin(rb, grid, 1, "percent_selected", 1, 100,
+        self._grid_spin(rb, grid, 1, "percent_selected", *self.LIMITS["percent_selected"],
                         self._set_select_percent)
         return rb, grid
 
@@ -532,7 +592,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         the table of weights above ``plots`` in a vertical splitter (the
         first plot is ``self.plotview``, the convergence plot)."""
         box = gui.vBox(self.controlArea, "Plot")
-        gui.spin(box, self, "n_plotted", 1, 20, label="Features shown:",
+        gui.spin(box, self, "n_plotted", *self.LIMITS["n_plotted"], label="Features shown:",
                  controlWidth=80, alignment=Qt.AlignRight,
                  callback=self._update_plot)
 

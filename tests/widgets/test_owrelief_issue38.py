@@ -10,6 +10,7 @@ from AnyQt.QtCore import Qt
 from Orange.data import Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base as widget_tests
+from Orange.widgets.visualize.utils.plotutils import AxisItem
 
 from orangecontrib.relief.widgets.owdrelieff import OWDReliefF
 from orangecontrib.relief.widgets.owirelief import OWIRelief
@@ -187,3 +188,41 @@ class TestBadStoredSettings(widget_tests.WidgetTest):
                     cls, stored_settings=widget.settingsHandler.pack_data(
                         widget))
                 self.assertFalse(again.Warning.bad_settings.is_shown())
+
+
+class TestIReliefPlotAtDefaultSize(widget_tests.WidgetTest):
+    def test_the_whole_plot_shows_at_the_default_size(self):
+        """heart_disease converges in 4 iterations: at the size it opens
+        with, the window holds its layout (a narrower one cut the x axis
+        near 3.8 and the legend to 'ches…'), the axis reaches iteration 4
+        and its ticks are whole iterations."""
+        widget = self.create_widget(OWIRelief)
+        opened = widget.size()
+        self.send_signal(widget.Inputs.data, heart_disease(), widget=widget)
+        self.wait_until_finished(widget=widget, timeout=60000)
+        self.assertEqual(widget.result.iterations, 4)
+        widget.show()
+        self.process_events()
+        needed = widget.minimumSizeHint()
+        self.assertGreaterEqual(opened.width(), needed.width())
+        self.assertGreaterEqual(opened.height(), needed.height())
+        self.assertEqual(widget.size(), opened)
+        view = widget.plotview
+        self.assertGreaterEqual(view.width(), view.minimumSizeHint().width())
+        x_low, x_high = view.plot.getViewBox().viewRange()[0]
+        self.assertGreaterEqual(x_high, 4)
+        axis = view.plot.getAxis("bottom")
+        ticks = [value for _, values in axis.tickValues(x_low, x_high, 500)
+                 for value in values]
+        self.assertIn(4, ticks)
+        self.assertTrue(all(float(t).is_integer() for t in ticks), ticks)
+        # every legend label whole in the view ("chest pain", not "ches…")
+        shown = view.viewport().rect()
+        for _, label in view._legend.items:
+            text = view.mapFromScene(
+                label.item.sceneBoundingRect()).boundingRect()
+            self.assertTrue(shown.contains(text), (label.text, shown, text))
+        # both axes in Orange's text colour (not pyqtgraph's grey)
+        for position in ("left", "bottom"):
+            self.assertIsInstance(view.plot.getAxis(position), AxisItem)
+        widget.hide()

@@ -16,7 +16,7 @@ from typing import Optional
 import numpy as np
 import scipy.sparse as sp
 
-from AnyQt.QtCore import Qt
+from AnyQt.QtCore import QSize, Qt
 
 from Orange.data import Table
 from Orange.preprocess import score
@@ -34,18 +34,6 @@ from orangecontrib.relief.widgets.owreliefbase import (
     BAD_SETTINGS, INSTANCE_WEIGHTS, SELECTION_LIMITS, ConvergencePlot,
     OWReliefBase, has_instance_weights, reset_bad_settings, run,
     scorer_warnings)
-
-
-class IterationPlot(ConvergencePlot):
-    """The top features' weights after every I-RELIEF iteration (0: the
-    uniform start, 1/I)."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.plot.setLabel("bottom", "Iteration")
-        self.plot.setLabel("left", "Weight")
-        self.plot.setTitle("The top features' weights per iteration",
-                           size="10pt", color="#404040")
 
 
 #: The damping choices: the setting's name -> the combo's text.
@@ -200,8 +188,13 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
         self.ending_label.setWordWrap(True)
 
         self._selection_box()
-        self._plot_box_and_views(IterationPlot(self))
-        self.resize(820, 560)
+        # the weights after each iteration (0: the uniform start)
+        self._plot_box_and_views(ConvergencePlot(
+            self, "Iteration", "Weight", integer_x=True,
+            title="The top features' weights per iteration"))
+        # (no narrower than the layout needs: a narrower window cuts the
+        # plot's right end and its legend)
+        self.resize(self.minimumSizeHint().expandedTo(QSize(900, 600)))
 
     # callbacks
     def _params_changed(self):

@@ -223,9 +223,12 @@ class ConvergencePlot(StaticPlotView):
     """Running weight estimates of the top features against visited instances.
     """
 
-    def __init__(self, parent=None):
-        super().__init__("Visited instances", "Weight estimate", parent,
-                         title="Convergence of the top features' weights")
+    def __init__(self, parent=None, x_label="Visited instances",
+                 y_label="Weight estimate",
+                 title="Convergence of the top features' weights",
+                 integer_x=False):
+        super().__init__(x_label, y_label, parent, title=title,
+                         integer_x=integer_x)
         self.curves = []
         self.legend = None
         self.setMinimumHeight(180)

@@ -3,12 +3,18 @@ a covariate, instance weights, stored settings that cannot be used, the
 link the canvas proposes, what is kept while statistics run, and text that
 must not be cut."""
 # pylint: disable=missing-docstring,protected-access
+import unittest
+
 import numpy as np
 
 from AnyQt.QtCore import Qt
 
+from orangecanvas.registry import WidgetDescription
+from orangecanvas.scheme import Scheme
+
 from Orange.data import Table
 from Orange.widgets.data.owrank import OWRank
+from Orange.widgets.data.owtable import OWTable
 from Orange.widgets.tests import base as widget_tests
 from Orange.widgets.visualize.utils.plotutils import AxisItem
 
@@ -226,3 +232,27 @@ class TestIReliefPlotAtDefaultSize(widget_tests.WidgetTest):
         for position in ("left", "bottom"):
             self.assertIsInstance(view.plot.getAxis(position), AxisItem)
         widget.hide()
+
+
+class TestTheCanvasProposesTheScorerLink(unittest.TestCase):
+    """Dropping a link from a scoring widget on Rank (with no data yet)
+    connects Scorer -> Scorer, the link users want; on a table widget,
+    Reduced Data -> Data; no ambiguity that asks in a dialog. (The
+    canvas's own link proposal, as the link-drag action uses it.)"""
+
+    def proposals(self, source, sink):
+        scheme = Scheme()
+        nodes = [scheme.new_node(WidgetDescription(
+            **cls.get_widget_description())) for cls in (source, sink)]
+        return [(out.name, into.name, weight)
+                for out, into, weight in scheme.propose_links(*nodes)]
+
+    def test_to_rank_the_scorer_to_a_table_the_reduced_data(self):
+        for cls in WIDGETS:
+            with self.subTest(cls.name):
+                (out, into, weight), second, *_ = self.proposals(cls, OWRank)
+                self.assertEqual((out, into), ("Scorer", "Scorer"))
+                self.assertGreater(weight, second[2])
+                (out, into, weight), second, *_ = self.proposals(cls, OWTable)
+                self.assertEqual((out, into), ("Reduced Data", "Data"))
+                self.assertGreater(weight, second[2])

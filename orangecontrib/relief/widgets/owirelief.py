@@ -54,10 +54,12 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
         data = Input("Data", Table)
 
     class Outputs:
-        scorer = Output("Scorer", score.Scorer, dynamic=False)
+        # (the canvas links the Scorer to Rank, Reduced Data to a table
+        # widget, and Scores only where the user drags it: explicit)
+        scorer = Output("Scorer", score.Scorer, dynamic=False, default=True)
         preprocessor = Output("Preprocessor", Preprocess, dynamic=False)
-        scores = Output("Scores", Table, dynamic=False)
-        reduced_data = Output("Reduced Data", Table, default=True)
+        scores = Output("Scores", Table, dynamic=False, explicit=True)
+        reduced_data = Output("Reduced Data", Table)
 
     class Error(OWWidget.Error):
         no_class = Msg("Data has no target variable: I-RELIEF needs a "

@@ -4,6 +4,7 @@ link the canvas proposes, what is kept while statistics run, and text that
 must not be cut."""
 # pylint: disable=missing-docstring,protected-access
 import unittest
+from unittest.mock import patch
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from Orange.widgets.data.owtable import OWTable
 from Orange.widgets.tests import base as widget_tests
 from Orange.widgets.visualize.utils.plotutils import AxisItem
 
+from orangecontrib.relief.widgets import owreliefbase
 from orangecontrib.relief.widgets.owdrelieff import OWDReliefF
 from orangecontrib.relief.widgets.owirelief import OWIRelief
 from orangecontrib.relief.widgets.owpdrelieff import OWPDReliefF
@@ -256,3 +258,137 @@ class TestTheCanvasProposesTheScorerLink(unittest.TestCase):
                 (out, into, weight), second, *_ = self.proposals(cls, OWTable)
                 self.assertEqual((out, into), ("Reduced Data", "Data"))
                 self.assertGreater(weight, second[2])
+
+
+def random_table(seed, n_rows=1500, n_features=30):
+    """A table on which a permutation test takes a while."""
+    from Orange.data import ContinuousVariable, DiscreteVariable, Domain
+    rng = np.random.default_rng(seed)
+    domain = Domain([ContinuousVariable(f"x{i}") for i in range(n_features)],
+                    DiscreteVariable("y", values=("a", "b")))
+    return Table.from_numpy(domain, rng.random((n_rows, n_features)),
+                            rng.integers(0, 2, n_rows))
+
+
+class TestWhatIsKnownStays(widget_tests.WidgetTest):
+    """The weights show while a significance test runs and after Cancel;
+    asking for stability after a test does not run the test again."""
+
+    def setUp(self):
+        self.widget = self.create_widget(OWReliefF)
+
+    def wait_for(self, condition, timeout=60):
+        import time
+        start = time.perf_counter()
+        while not condition() and time.perf_counter() - start < timeout:
+            self.process_events()
+            time.sleep(0.01)
+        self.assertTrue(condition())
+
+    def shown_weights(self):
+        model = self.widget.model
+        return {model.data(model.index(row, 0)):
+                model.data(model.index(row, 1), Qt.EditRole)
+                for row in range(model.rowCount())}
+
+    def test_weights_show_while_the_test_runs_and_stay_after_cancel(self):
+        w = self.widget
+        w.significance_test, w.n_permutations = "permutation", 9999
+        data = random_table(0)
+        self.send_signal(w.Inputs.data, data)
+        self.wait_for(lambda: w.result is not None)
+        self.assertIsNotNone(w.task)            # (the test still runs)
+        expected = OWReliefF.SCORER()(data)
+        names = [a.name for a in data.domain.attributes]
+        shown = self.shown_weights()
+        np.testing.assert_allclose([shown[n] for n in names], expected,
+                                   rtol=1e-12)
+        # (sent, while the widget still says it is computing)
+        scores = self.signal_manager.outputs[(w, "Scores")]
+        np.testing.assert_allclose(scores.X[:, 0], expected, rtol=1e-12)
+        self.assertEqual(len(w.plotview.curves), w.n_plotted)
+        w.cancel_button.click()
+        self.assertIsNone(w.task)
+        self.assertTrue(w.Information.cancelled.is_shown())
+        self.assertEqual(len(self.shown_weights()), len(names))
+        self.assertEqual(len(w.plotview.curves), w.n_plotted)
+        scores = self.get_output(w.Outputs.scores)
+        np.testing.assert_allclose(scores.X[:, 0], expected, rtol=1e-12)
+        self.assertNotIn("p", [a.name for a in scores.domain.attributes])
+        self.assertIsNotNone(self.get_output(w.Outputs.reduced_data))
+        # Apply again computes only the test
+        runs = []
+        real_run = owreliefbase.run
+
+        def recording_run(*args, **kwargs):
+            runs.append((args[3], kwargs.get("known")))
+            return real_run(*args, **kwargs)
+
+        w.n_permutations = 19
+        with patch.object(owreliefbase, "run", recording_run):
+            w.commit.now()
+            self.wait_until_finished(timeout=60000)
+        (extras, known), = runs
+        self.assertIs(known, w.result)
+        self.assertEqual(extras.test, "permutation")
+        self.assertIsNotNone(w.test)
+
+    def test_ticking_stability_keeps_the_test(self):
+        w = self.widget
+        data = Table("iris")[::3]
+        w.significance_test, w.n_permutations = "permutation", 19
+        self.send_signal(w.Inputs.data, data)
+        self.wait_until_finished(timeout=60000)
+        test, result = w.test, w.result
+        runs = []
+        real_run = owreliefbase.run
+
+        def recording_run(*args, **kwargs):
+            runs.append((args[3], kwargs.get("known")))
+            return real_run(*args, **kwargs)
+
+        with patch.object(owreliefbase, "run", recording_run):
+            w.controls.stability_on.click()
+            self.wait_until_finished(timeout=60000)
+        (extras, known), = runs
+        self.assertIs(known, result)            # no new weights
+        self.assertIsNone(extras.test)          # no new test
+        self.assertEqual(extras.n_resamples, w.n_resamples)
+        self.assertIs(w.test, test)
+        self.assertIsNotNone(w.stability)
+        header = [w.model.headerData(i, Qt.Horizontal)
+                  for i in range(w.model.columnCount())]
+        self.assertIn("p", header)
+        self.assertIn("Mean rank", header)
+        # unticking it again computes nothing
+        with patch.object(owreliefbase, "run", recording_run):
+            w.controls.stability_on.click()
+        self.assertEqual(len(runs), 1)
+        self.assertIsNone(w.task)
+        self.assertIsNone(w.stability)
+
+    def test_the_top_column_follows_top_n(self):
+        """The stability's "Top N" column counts the N selected (it said
+        "Top 6" while Top N was 4)."""
+        w = self.widget
+        data = Table("heart_disease")
+        w.stability_on, w.n_resamples = True, 4
+        w.controls.n_selected.setValue(4)
+        self.send_signal(w.Inputs.data, data)
+        self.wait_until_finished(timeout=60000)
+
+        def header():
+            return [w.model.headerData(i, Qt.Horizontal)
+                    for i in range(w.model.columnCount())]
+        self.assertIn("Top 4", header())
+        ranks = w.stability.ranks
+        column = header().index("Top 4")
+        frequency = {w.model.data(w.model.index(row, 0)):
+                     w.model.data(w.model.index(row, column), Qt.EditRole)
+                     for row in range(w.model.rowCount())}
+        for i, attr in enumerate(data.domain.attributes):
+            self.assertAlmostEqual(frequency[attr.name],
+                                   np.mean(ranks[:, i] <= 4))
+        w.controls.n_selected.setValue(7)
+        w.controls.n_selected.editingFinished.emit()
+        self.assertIn("Top 7", header())

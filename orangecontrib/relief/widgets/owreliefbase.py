@@ -55,21 +55,26 @@ class Cancelled(Exception):
 
 
 def run(data: Table, scorer, trace_every: Optional[int], extras,
-        state: TaskState) -> SimpleNamespace:
-    """Score `data` with `scorer` in a worker thread, then (``extras``) test
-    the weights and measure their stability.
+        state: TaskState, known=None) -> SimpleNamespace:
+    """Score `data` with `scorer` in a worker thread (unless `known`, the
+    weights' `ReliefResult`, is given), then (``extras``) test the weights
+    and measure their stability.
 
     Returns a namespace with the engine's `ReliefResult` (`result`), the
     `stats.Significance` (`test`) and `stats.Stability` (`stability`) or
     None, and the texts of the warnings the scorer issued (`warnings`).
+    Each part but the last is also sent as a partial result
+    ``(name, value)`` as soon as it is known, so that the widget shows it
+    while the rest runs, and keeps it if the rest is cancelled.
     """
     extras = extras or SimpleNamespace(test=None, n_permutations=0,
                                        n_resamples=0, covariates=[])
     chosen = TESTS[extras.test] if extras.test else None
     # progress in units of one run: the weights, then the test's refits (or
     # its one pass), then B refits
-    units = [1, chosen.cost(extras.n_permutations,
-                            len(data.domain.attributes)) if chosen else 0,
+    units = [0 if known is not None else 1,
+             chosen.cost(extras.n_permutations,
+                         len(data.domain.attributes)) if chosen else 0,
              extras.n_resamples]
     total = sum(units)
 
@@ -83,14 +88,20 @@ def run(data: Table, scorer, trace_every: Optional[int], extras,
                 raise Cancelled
         return progress
 
-    out = SimpleNamespace(result=None, test=None, stability=None,
+    def done(name, value, phase_index):
+        if sum(units[phase_index + 1:]):   # (more to come)
+            state.set_partial_result((name, value))
+
+    out = SimpleNamespace(result=known, test=None, stability=None,
                           warnings=[])
     # (this thread's Relief warnings only: warnings.catch_warnings would
     # capture every widget's warnings while the task runs)
     with collect_warnings() as out.warnings:
-        out.result = scorer.score_table(data, progress=phase(0),
-                                        trace_every=trace_every,
-                                        status=state.set_status)
+        if known is None:
+            out.result = scorer.score_table(data, progress=phase(0),
+                                            trace_every=trace_every,
+                                            status=state.set_status)
+            done("result", out.result, 0)
         try:
             if chosen is not None:
                 state.set_status("testing the weights")
@@ -99,6 +110,7 @@ def run(data: Table, scorer, trace_every: Optional[int], extras,
                     n_permutations=extras.n_permutations,
                     progress=phase(1),
                     covariates=getattr(extras, "covariates", None))
+                done("test", out.test, 1)
             if extras.n_resamples:
                 state.set_status("refitting on subsamples")
                 out.stability = scorer.stability(
@@ -424,9 +436,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.data: Optional[Table] = None
         # the data scored: covariates moved to the metas
         self.scored: Optional[Table] = None
-        self.result = None       # the last ReliefResult shown
-        self._result_key = None  # parameters and data it was computed for
-        self.test = self.stability = None   # the last statistics shown
+        # the parts shown (the ReliefResult, the statistics), the keys
+        # (data, parameters) they were computed for, and those of the run
+        self.result = self.test = self.stability = None
+        self._known = self._pending = dict.fromkeys(self.PARTS)
         # the GPU offered by "Compute on" (None: none, the choice is hidden)
         self.gpu_name = cuda.device_name() if cuda.available() else None
         # the registered tests for this widget's variant ("": none)
@@ -677,6 +690,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     def _selection_changed(self):
         self._update_threshold_warning()
+        if self.stability is not None:      # (its "Top N" column)
+            self.show_result()
         self.commit.deferred()
 
     def _set_select_n(self):
@@ -858,7 +873,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.openContext(data)
         self._adjusting_test()
         self._update_cost_label()
-        self.result = self._result_key = None
+        self._forget()
         self.clear_view()
         self._update_threshold_warning()
         self.commit.now()
@@ -961,12 +976,47 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         return data
 
     # computation
+    #: the parts of a computation, each shown as soon as it is known
+    PARTS = ("result", "test", "stability")
+
+    def _computation_keys(self) -> dict:
+        """What each part is computed from: the weights ("result") from the
+        data and the scorer's parameters; the test and the stability from
+        those and their own; None for a part not asked for."""
+        weights = (id(self.data), tuple(self.covariate_names()),
+                   tuple(sorted(self.scorer_params().items())))
+        stats = self.statistics_params()
+        return dict(
+            result=weights,
+            test=None if stats.test is None else weights + (
+                stats.test, stats.n_permutations, tuple(stats.covariates)),
+            stability=weights + (stats.n_resamples,)
+            if stats.n_resamples else None)
+
     def _computation_key(self):
-        statistics = vars(self.statistics_params())
-        statistics["covariates"] = tuple(statistics["covariates"])
-        return (id(self.data), tuple(self.covariate_names()),
-                tuple(sorted(self.scorer_params().items())),
-                tuple(sorted(statistics.items())))
+        """What the weights are computed from."""
+        return self._computation_keys()["result"]
+
+    @property
+    def _result_key(self):
+        """What the weights shown were computed from (None: none shown)."""
+        return self._known["result"]
+
+    def _forget(self):
+        """Drop every computed part."""
+        for part in self.PARTS:
+            setattr(self, part, None)
+        self._known = dict.fromkeys(self.PARTS)
+
+    def _keep(self, part, value):
+        """Store a computed `part` with the key it was computed for."""
+        setattr(self, part, value)
+        self._known[part] = self._pending[part]
+
+    def _clear_run_messages(self):
+        self.Error.compute_failed.clear()
+        self.Error.gpu_failed.clear()
+        self.Warning.scorer_warning.clear()
 
     @gui.deferred
     def commit(self):
@@ -981,53 +1031,74 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         if data is None:
             self.cancel()
             self._set_running(False)
-            self.Error.compute_failed.clear()
-            self.Error.gpu_failed.clear()
-            self.Warning.scorer_warning.clear()
-            self.result = self._result_key = None
+            self._clear_run_messages()
+            self._forget()
             self.clear_view()
             self.send_data_outputs()
             return
 
-        key = self._computation_key()
-        if self.result is not None and key == self._result_key:
-            self.send_data_outputs()
-            return
+        # keep the parts computed for these settings (the weights while
+        # only the statistics change); compute the others
+        keys = self._computation_keys()
+        for part, key in keys.items():
+            if self._known[part] != key:
+                setattr(self, part, None)
+                self._known[part] = None
+        missing = [part for part, key in keys.items()
+                   if key is not None and self._known[part] is None]
+        if self.task is not None and missing \
+                and self._pending == keys:
+            return          # (already computing just this)
         self.cancel()
-        self.Error.compute_failed.clear()
-        self.Error.gpu_failed.clear()
-        self.Warning.scorer_warning.clear()
-        self.result = self.test = self.stability = None
-        self._result_key = key
-        self.clear_view()   # (not the last parameters' weights meanwhile)
+        self._set_running(False)
+        if self.result is None:
+            self.clear_view()   # (not the last parameters' weights meanwhile)
+        else:
+            self.show_result()
         self.send_data_outputs()
-        m = self._effective_m()
-        trace_every = max(1, m // TRACE_POINTS)
+        if not missing:
+            return
+        self._clear_run_messages()
+        self._pending = keys
+        extras = self.statistics_params()
+        if "test" not in missing:
+            extras.test, extras.n_permutations = None, 0
+        if "stability" not in missing:
+            extras.n_resamples = 0
+        trace_every = max(1, self._effective_m() // TRACE_POINTS)
         self._set_running(True)
         self.start(run, data, self.create_scorer(self._n_known()), trace_every,
-                   self.statistics_params())
+                   extras, known=self.result)
 
     def _set_running(self, running: bool):
         self.cancel_button.setEnabled(running)
 
     def cancel_computation(self):
-        """Stop the running computation (the Cancel button)."""
+        """Stop the running computation (the Cancel button); the parts
+        already computed stay."""
         if self.task is None:
             return
         self.cancel()
         self._set_running(False)
-        self.result = self._result_key = None
-        self.clear_view()
+        if self.result is None:
+            self.clear_view()
+        else:
+            self.show_result()
         self.send_data_outputs()
         self.Information.cancelled()
 
-    def on_partial_result(self, _):
-        pass
+    def on_partial_result(self, part):
+        """Show a part (the weights, the test) while the rest runs."""
+        self._keep(*part)
+        self.show_result()
+        self.send_data_outputs()
 
     def on_done(self, output: SimpleNamespace):
         self._set_running(False)
-        self.result = output.result
-        self.test, self.stability = output.test, output.stability
+        for part in self.PARTS:
+            value = getattr(output, part)
+            if value is not None:
+                self._keep(part, value)
         # k versus class sizes and rows without a target already have
         # their own (clearer) messages from _check_data
         texts = scorer_warnings(output.warnings, "k_nearest=",
@@ -1039,7 +1110,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     def on_exception(self, ex: Exception):
         self._set_running(False)
-        self.result = self._result_key = None
+        self._forget()
         if isinstance(ex, (ValueError, MemoryError)):
             self.Error.compute_failed(str(ex) or type(ex).__name__)
         elif self.scorer_params()["device"] == "cuda" and (
@@ -1078,11 +1149,14 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             if self.test.standard_errors is not None:   # NPDR
                 columns["NPDR β"] = self.test.weights
         if self.stability is not None:
-            top = f"Top {self.stability.top_k}"
+            # how often each feature was among the N selected (N as the
+            # selection now says, not the stability run's own top_k)
+            top = max(1, len(self.selected_attributes()))
             columns.update({"Mean rank": self.stability.mean_rank,
                             "Rank 5 %": self.stability.rank_low,
                             "Rank 95 %": self.stability.rank_high,
-                            top: self.stability.top_k_frequency})
+                            f"Top {top}":
+                                (self.stability.ranks <= top).mean(axis=0)})
         return columns
 
     def show_result(self):

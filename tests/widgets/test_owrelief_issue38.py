@@ -392,3 +392,98 @@ class TestWhatIsKnownStays(widget_tests.WidgetTest):
         w.controls.n_selected.setValue(7)
         w.controls.n_selected.editingFinished.emit()
         self.assertIn("Top 7", header())
+
+
+class TestTextIsNotCut(widget_tests.WidgetTest):
+    """At the size a widget opens with, each of its messages is whole in
+    the status bar (I-RELIEF's numeric-class error ended "numeric
+    target …")."""
+
+    #: representative arguments of the messages with placeholders
+    ARGUMENTS = {"k_larger_than_class": (10, "the 9 instances of class "
+                                              "'Iris-versicolor'"),
+                 "sample_too_large": (1000, "303 instances with a known "
+                                            "target"),
+                 "not_converged": (1000, 0.00123, 0.001),
+                 "missing_values": (1234, "as expected differences "
+                                          "(RELIEF-D)"),
+                 "missing_target": (12, "are left out"),
+                 "covariates": ("age, gender",),
+                 "covariates_unused": ("Permutation of the class",),
+                 "bad_settings": ("k_nearest = -5 (now 10)",),
+                 "gpu_failed": ("CUDA_ERROR_OUT_OF_MEMORY",)}
+    #: messages that are free text from elsewhere (the engine's, a test's)
+    FREE = ("scorer_warning", "compute_failed", "unreachable_threshold")
+
+    def test_every_message_is_whole_in_the_status_bar(self):
+        from orangewidget.utils.messages import UnboundMsg
+        from orangewidget.utils.messagewidget import ElidingLabel
+        for cls in WIDGETS:
+            widget = self.create_widget(cls)
+            widget.show()
+            groups = (widget.Error, widget.Warning, widget.Information)
+            for group in groups:
+                for name, message in vars(type(group)).items():
+                    if not isinstance(message, UnboundMsg) \
+                            or name in self.FREE:
+                        continue
+                    with self.subTest(cls=cls.name, message=name):
+                        for other in groups:
+                            other.clear()
+                        getattr(group, name)(
+                            *self.ARGUMENTS.get(name, ("1",) * message.count("{")))
+                        self.process_events()
+                        texts = [label.text() for label in
+                                 widget.statusBar().findChildren(ElidingLabel)
+                                 if label.isVisible() and label.text()]
+                        self.assertTrue(texts)
+                        for text in texts:
+                            self.assertNotIn("…", text)
+            widget.hide()
+
+    def test_menus_lists_and_labels_are_whole(self):
+        """The Test menu shows "NPDR, permutations (covariates)" whole,
+        closed and open; every menu opens as wide as its longest item; the
+        Covariates list shows four variables; under a radius rule the
+        Misses menu does not speak of k."""
+        from AnyQt.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
+        for cls in WIDGETS:
+            widget = self.create_widget(cls)
+            self.send_signal(widget.Inputs.data, heart_disease(),
+                             widget=widget)
+            self.wait_until_finished(widget=widget, timeout=60000)
+            widget.show()
+            self.process_events()
+            for combo in widget.controlArea.findChildren(QComboBox):
+                if not combo.isVisibleTo(widget):
+                    continue
+                texts = [combo.itemText(i) for i in range(combo.count())]
+                with self.subTest(cls=cls.name, menu=texts):
+                    view = combo.view()
+                    self.assertGreaterEqual(view.minimumWidth(),
+                                            view.sizeHintForColumn(0))
+                    option = QStyleOptionComboBox()
+                    combo.initStyleOption(option)
+                    field = combo.style().subControlRect(
+                        QStyle.CC_ComboBox, option,
+                        QStyle.SC_ComboBoxEditField, combo)
+                    for text in texts:
+                        self.assertLessEqual(
+                            combo.fontMetrics().horizontalAdvance(text),
+                            field.width(), text)
+            if cls is OWIRelief:
+                continue
+            view = widget.covariate_view
+            self.assertGreaterEqual(
+                view.viewport().height(), 4 * view.sizeHintForRow(0))
+            radius = widget.rule_names.index("multisurf")
+            widget.controls.rule_position.setCurrentIndex(radius)
+            widget.controls.rule_position.activated.emit(radius)
+            misses = [widget.misses_combo.itemText(i) for i in range(2)]
+            self.assertFalse(any("k " in text for text in misses), misses)
+            widget.controls.rule_position.setCurrentIndex(0)
+            widget.controls.rule_position.activated.emit(0)
+            self.assertEqual(widget.misses_combo.itemText(0),
+                             "k from each other class")
+            self.wait_until_finished(widget=widget, timeout=60000)
+            widget.hide()

@@ -32,7 +32,7 @@ from orangecontrib.relief.core import warmup
 from orangecontrib.relief.scoring import IReliefF
 from orangecontrib.relief.widgets.owreliefbase import (
     BAD_SETTINGS, INSTANCE_WEIGHTS, SELECTION_LIMITS, ConvergencePlot,
-    OWReliefBase, has_instance_weights, reset_bad_settings, run,
+    OWReliefBase, fit_popups, has_instance_weights, reset_bad_settings, run,
     scorer_warnings)
 
 
@@ -64,9 +64,8 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
     class Error(OWWidget.Error):
         no_class = Msg("Data has no target variable: I-RELIEF needs a "
                        "categorical class.")
-        numeric_class = Msg("I-RELIEF needs a categorical class (Sun gives "
-                            "no regression form); use ReliefF for a "
-                            "numeric target (RReliefF).")
+        numeric_class = Msg("I-RELIEF needs a categorical class; use "
+                            "ReliefF for a numeric one (RReliefF).")
         no_attributes = Msg("Data has no features to weight.")
         too_few_instances = Msg("At least two instances with a known class "
                                 "are needed.")
@@ -74,8 +73,7 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
 
     class Warning(OWWidget.Warning):
         not_converged = Msg("Not converged in {} iterations (last change "
-                            "{:.3g} ≥ tolerance {:g}): raise the maximum, "
-                            "the tolerance or σ.")
+                            "{:.3g} ≥ {:g}): raise the maximum or σ.")
         scorer_warning = Msg("{}")
         instance_weights = Msg(INSTANCE_WEIGHTS)
         bad_settings = Msg(BAD_SETTINGS)
@@ -194,6 +192,7 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
         self._plot_box_and_views(ConvergencePlot(
             self, "Iteration", "Weight", integer_x=True,
             title="The top features' weights per iteration"))
+        fit_popups(self)
         # (no narrower than the layout needs: a narrower window cuts the
         # plot's right end and its legend)
         self.resize(self.minimumSizeHint().expandedTo(QSize(900, 600)))

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 
 from AnyQt.QtCore import Qt
 from AnyQt.QtWidgets import (
-    QGridLayout, QItemDelegate, QLabel, QListView, QSizePolicy, QSplitter,
+    QComboBox, QGridLayout, QItemDelegate, QLabel, QListView, QSizePolicy, QSplitter,
     QTableView,
 )
 
@@ -130,6 +130,24 @@ def has_instance_weights(data: Table) -> bool:
 #: The widgets' warning about instance weights (one text for all of them).
 INSTANCE_WEIGHTS = ("The data's instance weights are ignored: every "
                     "instance counts once, as without weights.")
+
+
+#: The Misses menu's items (for the k-nearest rule).
+MISSES_TEXTS = ("k from each other class", "k from any other class")
+
+#: The rows of variables the Covariates list shows.
+COVARIATE_ROWS = 4
+
+
+def fit_popups(widget):
+    """Make every menu (combo box) of `widget`'s control area open at least
+    as wide as its longest item, whatever the style (some open it only as
+    wide as the closed box, cutting the item's end)."""
+    for combo in widget.controlArea.findChildren(QComboBox):
+        view = combo.view()
+        view.setMinimumWidth(view.sizeHintForColumn(0)
+                             + 2 * view.frameWidth()
+                             + view.verticalScrollBar().sizeHint().width())
 
 
 #: The ranges of the selection and plot settings every scoring widget has.
@@ -322,7 +340,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     SCORER = None
     #: the default height, and the height it grows by when the "Compute on"
     #: row is shown (so that the controls still fit without scrolling)
-    HEIGHT, DEVICE_ROW_HEIGHT = 810, 34
+    HEIGHT, DEVICE_ROW_HEIGHT = 900, 34
     #: whether the widget has controls for pdReliefF's T
     HAS_T = False
 
@@ -338,9 +356,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         reduced_data = Output("Reduced Data", Table)
 
     class Error(OWWidget.Error):
-        no_class = Msg("Data has no target variable: "
-                       "Relief weights a feature by how it separates "
-                       "instances with different targets.")
+        no_class = Msg("Data has no target variable: Relief needs one to "
+                       "tell hits from misses.")
         no_attributes = Msg("Data has no features to weight.")
         only_covariates = Msg("Every feature is a covariate: leave at "
                               "least one feature to weight.")
@@ -355,8 +372,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             "k = {} is not smaller than {}: all of them serve as "
             "neighbours.")
         sample_too_large = Msg(
-            "The sample size m = {} exceeds the {}; all instances are "
-            "visited.")
+            "Sample size m = {} exceeds the {}: all are visited.")
         scorer_warning = Msg("{}")
         instance_weights = Msg(INSTANCE_WEIGHTS)
         bad_settings = Msg(BAD_SETTINGS)
@@ -486,7 +502,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.misses_combo = gui.comboBox(
             box, self, "misses_any", label="Misses:",
             orientation=Qt.Horizontal,
-            items=("k from each other class", "k from any other class"),
+            items=MISSES_TEXTS,
             callback=self._params_changed, tooltip=self.MISSES_TOOLTIP)
         # (here, by the rule and misses it overrides)
         gui.checkBox(box, self, "weka_compat",
@@ -536,8 +552,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
         box = gui.vBox(self.controlArea, "Significance and Stability")
         self.test_position = self.test_names.index(self.significance_test)
+        # (the label above: the menu gets the box's width, so that "NPDR,
+        # permutations (covariates)" is not cut)
         gui.comboBox(box, self, "test_position", label="Test:",
-                     orientation=Qt.Horizontal,
+                     orientation=Qt.Vertical,
                      items=["None"] + [TESTS[name].display_name
                                        for name in self.test_names[1:]],
                      callback=self._test_changed,
@@ -568,7 +586,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                     "tests adjust the features' effects for. They take no "
                     "part in the distance; choosing one chooses NPDR's "
                     "permutation test.")
-        self.covariate_view.setFixedHeight(54)
+        self._fit_covariate_rows()
         self.cost_label = gui.widgetLabel(box, "")
 
         rb, grid = self._selection_box()
@@ -584,8 +602,17 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.rankview = RankIntervalPlot(self)
         self.rankview.hide()
         self._plot_box_and_views(ConvergencePlot(self), self.rankview)
+        fit_popups(self)
         self.resize(880, self.HEIGHT + (self.DEVICE_ROW_HEIGHT
                                         if self.gpu_name is not None else 0))
+
+    def _fit_covariate_rows(self):
+        """Make the Covariates list COVARIATE_ROWS rows high (rows as high
+        as its variables' rows, once it has some)."""
+        view = self.covariate_view
+        row = view.sizeHintForRow(0) if self.covariate_model \
+            else self.fontMetrics().height() + 10
+        view.setFixedHeight(COVARIATE_ROWS * row + 2 * view.frameWidth())
 
     def _selection_box(self):
         """The *Selected Features* box with its top N and top % rows: the
@@ -668,6 +695,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         for control in (self.k_spin, self.sigma_spin):
             control.box.setEnabled(k_rule) if hasattr(control, "box") \
                 else control.setEnabled(k_rule)
+        # (a radius rule takes every miss within it: no k)
+        for i, text in enumerate(MISSES_TEXTS):
+            self.misses_combo.setItemText(
+                i, text if k_rule else text.replace("k from", "All from"))
 
     def _device_changed(self):
         self.use_gpu = bool(self.device_position)
@@ -869,6 +900,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.covariate_model[:] = [] if domain is None else [
             var for var in domain.attributes + domain.metas
             if var.is_primitive()]
+        self._fit_covariate_rows()
         self.covariates = []
         self.openContext(data)
         self._adjusting_test()

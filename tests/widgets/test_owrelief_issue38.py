@@ -25,6 +25,8 @@ from orangecontrib.relief.widgets.owirelief import OWIRelief
 from orangecontrib.relief.widgets.owpdrelieff import OWPDReliefF
 from orangecontrib.relief.widgets.owrelieff import OWReliefF
 
+from test_owrelief import random_table  # (tests/widgets, on the path)
+
 WIDGETS = (OWReliefF, OWDReliefF, OWPDReliefF, OWIRelief)
 
 
@@ -260,16 +262,6 @@ class TestTheCanvasProposesTheScorerLink(unittest.TestCase):
                 self.assertGreater(weight, second[2])
 
 
-def random_table(seed, n_rows=1500, n_features=30):
-    """A table on which a permutation test takes a while."""
-    from Orange.data import ContinuousVariable, DiscreteVariable, Domain
-    rng = np.random.default_rng(seed)
-    domain = Domain([ContinuousVariable(f"x{i}") for i in range(n_features)],
-                    DiscreteVariable("y", values=("a", "b")))
-    return Table.from_numpy(domain, rng.random((n_rows, n_features)),
-                            rng.integers(0, 2, n_rows))
-
-
 class TestWhatIsKnownStays(widget_tests.WidgetTest):
     """The weights show while a significance test runs and after Cancel;
     asking for stability after a test does not run the test again."""
@@ -487,3 +479,35 @@ class TestTextIsNotCut(widget_tests.WidgetTest):
                              "k from each other class")
             self.wait_until_finished(widget=widget, timeout=60000)
             widget.hide()
+
+
+class TestScreenshotOfTheTestMenu(widget_tests.WidgetTest):
+    def test_screenshot_of_the_test_menu_opened(self):
+        """ReliefF at its default size with the Test menu open, for the
+        documentation (doc/widgets/ReliefF.md): every test's name whole."""
+        import os
+        from AnyQt.QtCore import QPoint
+        from AnyQt.QtGui import QPainter
+        widget = self.create_widget(OWReliefF)
+        self.send_signal(widget.Inputs.data, heart_disease(), widget=widget)
+        self.wait_until_finished(widget=widget, timeout=60000)
+        widget.show()
+        self.process_events()
+        combo = widget.controls.test_position
+        combo.showPopup()
+        self.process_events()
+        popup = combo.view().window()
+        image = widget.grab()
+        menu = popup.grab()
+        # (the menu where it opens: over the box, from the combo's top)
+        at = combo.mapTo(widget, QPoint(0, 0))
+        painter = QPainter(image)
+        painter.drawPixmap(at, menu)
+        painter.end()
+        combo.hidePopup()
+        path = os.path.join(os.path.dirname(os.path.dirname(
+            os.path.dirname(os.path.abspath(__file__)))),
+            "doc", "widgets", "images", "ReliefF-test-menu.png")
+        self.assertTrue(image.save(path))
+        self.assertGreaterEqual(menu.width(), combo.view().sizeHintForColumn(0))
+        widget.hide()

@@ -96,6 +96,10 @@ class ReliefF(Scorer):
     #: Fixed distance weights, one per attribute (``core.relieff``'s
     #: ``distance_weights``), as ``Iter`` sets them on a copy; None: none.
     distance_weights = None
+    #: Names of covariates (NPDR's, as the widgets set them on the scorer
+    #: they send): ``__call__`` leaves them out of the distance, as the
+    #: widget does, and gives them NaN (no weight) in Rank's column.
+    covariates = ()
 
     def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
                  weight_by_distance=False, sigma=2.0, misses="per_class",
@@ -245,7 +249,14 @@ class ReliefF(Scorer):
         """Weights of all attributes, or of one (in the context of all)."""
         index = None if feature is None else _feature_index(data, feature,
                                                             self.name)
-        weights = self.score_table(data).weights
+        if self.covariates:
+            scored, _ = covariates_to_metas(data, self.covariates)
+            kept = np.array([var in scored.domain.attributes
+                             for var in data.domain.attributes])
+            weights = np.full(len(kept), np.nan)
+            weights[kept] = self.score_table(scored).weights
+        else:
+            weights = self.score_table(data).weights
         return weights if index is None else float(weights[index])
 
     def score_data(self, data, feature=_ALL_FEATURES):

@@ -270,7 +270,7 @@ class TestOWIRelief(widget_tests.WidgetTest):
         os.makedirs(IMAGES, exist_ok=True)
         self.widget.controls.n_plotted.setValue(4)
         self.send_and_wait(xor_table(seed=3))
-        self.widget.resize(900, 600)
+        # (at the size it opens with, as a user first sees it)
         self.widget.show()
         self.process_events()
         path = os.path.join(IMAGES, "IRelief.png")

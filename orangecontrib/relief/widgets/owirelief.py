@@ -7,8 +7,8 @@ changing.  The widget configures an :class:`~orangecontrib.relief.scoring.
 IReliefF` scorer, runs it off the GUI thread (progress and Cancel), and
 shows the weights, their path over the iterations and how the run ended
 (converged or not, damped or not).  The table, the selection and the
-outputs are those of the ReliefF widgets (``owreliefbase``); nothing here
-computes a weight.
+outputs are those every scoring widget shares (``owscoringbase``); nothing
+here computes a weight.
 """
 from types import SimpleNamespace
 from typing import Optional
@@ -16,41 +16,27 @@ from typing import Optional
 import numpy as np
 import scipy.sparse as sp
 
-from AnyQt.QtCore import Qt
+from AnyQt.QtCore import QSize, Qt
 
 from Orange.data import Table
-from Orange.preprocess import score
 from Orange.preprocess.fss import SelectBestFeatures
-from Orange.preprocess.preprocess import Preprocess
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
-from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.widgetpreview import WidgetPreview
-from Orange.widgets.widget import Input, Msg, Output, OWWidget
+from Orange.widgets.widget import Msg
 
-from orangecontrib.relief.core import warmup
 from orangecontrib.relief.scoring import IReliefF
-from orangecontrib.relief.widgets.owreliefbase import (
-    ConvergencePlot, OWReliefBase, run)
-
-
-class IterationPlot(ConvergencePlot):
-    """The top features' weights after every I-RELIEF iteration (0: the
-    uniform start, 1/I)."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.plot.setLabel("bottom", "Iteration")
-        self.plot.setLabel("left", "Weight")
-        self.plot.setTitle("The top features' weights per iteration",
-                           size="10pt", color="#404040")
+from orangecontrib.relief.widgets.owscoringbase import (
+    SELECTION_LIMITS, OWScoringBase, scorer_warnings)
+from orangecontrib.relief.widgets.relieftask import run
+from orangecontrib.relief.widgets.reliefviews import ConvergencePlot
 
 
 #: The damping choices: the setting's name -> the combo's text.
 DAMPINGS = {"auto": "Automatic", "none": "None", "fixed": "Fixed λ:"}
 
 
-class OWIRelief(OWWidget, ConcurrentWidgetMixin):
+class OWIRelief(OWScoringBase):
     name = "I-RELIEF"
     description = ("Weight features by I-RELIEF (Sun 2007): soft "
                    "neighbourhoods from a kernel of the weighted distance, "
@@ -60,33 +46,19 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
     keywords = "irelief, i-relief, iterative relief, relief, relieff, " \
                "feature weighting, feature selection, rank, score"
 
-    class Inputs:
-        data = Input("Data", Table)
-
-    class Outputs:
-        scorer = Output("Scorer", score.Scorer, dynamic=False)
-        preprocessor = Output("Preprocessor", Preprocess, dynamic=False)
-        scores = Output("Scores", Table, dynamic=False)
-        reduced_data = Output("Reduced Data", Table, default=True)
-
-    class Error(OWWidget.Error):
+    class Error(OWScoringBase.Error):
         no_class = Msg("Data has no target variable: I-RELIEF needs a "
                        "categorical class.")
-        numeric_class = Msg("I-RELIEF needs a categorical class (Sun gives "
-                            "no regression form); use ReliefF for a "
-                            "numeric target (RReliefF).")
-        no_attributes = Msg("Data has no features to weight.")
+        numeric_class = Msg("I-RELIEF needs a categorical class; use "
+                            "ReliefF for a numeric one (RReliefF).")
         too_few_instances = Msg("At least two instances with a known class "
                                 "are needed.")
-        compute_failed = Msg("{}")
 
-    class Warning(OWWidget.Warning):
+    class Warning(OWScoringBase.Warning):
         not_converged = Msg("Not converged in {} iterations (last change "
-                            "{:.3g} ≥ tolerance {:g}): raise the maximum, "
-                            "the tolerance or σ.")
-        scorer_warning = Msg("{}")
+                            "{:.3g} ≥ {:g}): raise the maximum or σ.")
 
-    class Information(OWWidget.Information):
+    class Information(OWScoringBase.Information):
         missing_values = Msg("{} missing feature values, handled as "
                              "expected differences (RELIEF-D).")
         missing_target = Msg("{} instances with an unknown class are left "
@@ -99,43 +71,16 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
     tolerance = Setting(0.001)
     damping_mode = Setting("auto")   # a name of DAMPINGS
     damping_lambda = Setting(0.5)    # the fixed λ
-    select_percent = Setting(0)  # 0: top N, 1: top p %
-    n_selected = Setting(5)
-    percent_selected = Setting(50)
-    n_plotted = Setting(5)
-    auto_apply = Setting(True)
 
-    want_main_area = True
-    graph_name = "plotview.plot"  # for image export
-
-    # the table of weights, the selection, the outputs and Cancel: the
-    # ReliefF widgets' own (one piece of code for each)
-    _selection_box = OWReliefBase._selection_box
-    _plot_box_and_views = OWReliefBase._plot_box_and_views
-    _radio_grid = OWReliefBase._radio_grid
-    _grid_spin = OWReliefBase._grid_spin
-    _set_select_n = OWReliefBase._set_select_n
-    _set_select_percent = OWReliefBase._set_select_percent
-    _set_running = OWReliefBase._set_running
-    cancel_computation = OWReliefBase.cancel_computation
-    on_partial_result = OWReliefBase.on_partial_result
-    ranked_indices = OWReliefBase.ranked_indices
-    selection_k = OWReliefBase.selection_k
-    selected_attributes = OWReliefBase.selected_attributes
-    statistics_columns = OWReliefBase.statistics_columns
-    show_result = OWReliefBase.show_result
-    send_data_outputs = OWReliefBase.send_data_outputs
-    scores_table = OWReliefBase.scores_table
+    #: the numeric settings' ranges: the controls' and the stored values'
+    LIMITS = dict(SELECTION_LIMITS, sigma=(0.01, 1000),
+                  max_iterations=(1, 100000), tolerance=(0.000001, 1),
+                  damping_lambda=(0.01, 1))
 
     def __init__(self):
-        OWWidget.__init__(self)
-        ConcurrentWidgetMixin.__init__(self)
-        warmup.start()
-        self.data: Optional[Table] = None
-        self.scored: Optional[Table] = None
-        self.result = None       # the last IReliefResult shown
-        self._result_key = None  # parameters and data it was computed for
-        self.test = self.stability = None   # (no statistics here)
+        super().__init__()      # (the result: an IReliefResult; no test)
+        self._reset_bad_settings(dict(damping_mode=tuple(DAMPINGS),
+                                      select_percent=(0, 1)))
         self._setup_gui()
         self.commit.now()
 
@@ -143,7 +88,8 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
     def _setup_gui(self):
         box = gui.vBox(self.controlArea, "Iteration")
         gui.doubleSpin(
-            box, self, "sigma", 0.01, 1000, 0.1, label="Kernel width σ:",
+            box, self, "sigma", *self.LIMITS["sigma"],
+            0.1, label="Kernel width σ:",
             controlWidth=80, alignment=Qt.AlignRight,
             callback=self._params_changed,
             tooltip="Hits and misses count by exp(-d / σ) of their distance "
@@ -152,20 +98,19 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
                     "interactions), a wide one far (Sun proves convergence "
                     "for a wide one).")
         gui.spin(
-            box, self, "max_iterations", 1, 100000,
+            box, self, "max_iterations", *self.LIMITS["max_iterations"],
             label="Maximum iterations:", controlWidth=80,
             alignment=Qt.AlignRight, callback=self._params_changed,
             tooltip="Stop after this many iterations, converged or not.")
         gui.doubleSpin(
-            box, self, "tolerance", 0.000001, 1, 0.0001, decimals=6,
+            box, self, "tolerance", *self.LIMITS["tolerance"],
+            0.0001, decimals=6,
             label="Tolerance:", controlWidth=80, alignment=Qt.AlignRight,
             callback=self._params_changed,
             tooltip="Converged when an iteration changes the weights by "
                     "less than this (Euclidean length of the change).")
         # (the combo shows a position; the setting keeps the choice's name)
         self.damping_names = list(DAMPINGS)
-        if self.damping_mode not in DAMPINGS:
-            self.damping_mode = "auto"
         self.damping_position = self.damping_names.index(self.damping_mode)
         row = gui.hBox(box)
         gui.comboBox(
@@ -181,7 +126,8 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
                     "whole step would change the weights by less than the "
                     "tolerance.")
         self.damping_spin = gui.doubleSpin(
-            row, self, "damping_lambda", 0.01, 1, 0.05, decimals=2,
+            row, self, "damping_lambda", *self.LIMITS["damping_lambda"],
+            0.05, decimals=2,
             controlWidth=60, alignment=Qt.AlignRight,
             callback=self._params_changed,
             tooltip="λ: w ← (1 − λ) w + λ w_new, scaled to length 1.")
@@ -190,8 +136,13 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
         self.ending_label.setWordWrap(True)
 
         self._selection_box()
-        self._plot_box_and_views(IterationPlot(self))
-        self.resize(820, 560)
+        # the weights after each iteration (0: the uniform start)
+        self._plot_box_and_views(ConvergencePlot(
+            self, "Iteration", "Weight", integer_x=True,
+            title="The top features' weights per iteration"))
+        # (no narrower than the layout needs: a narrower window cuts the
+        # plot's right end and its legend)
+        self.resize(self.minimumSizeHint().expandedTo(QSize(900, 600)))
 
     # callbacks
     def _params_changed(self):
@@ -208,9 +159,6 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
             return float(self.damping_lambda)
         return "auto" if self.damping_mode == "auto" else None
 
-    def _selection_changed(self):
-        self.commit.deferred()
-
     # scorer and preprocessor
     def scorer_params(self) -> dict:
         return dict(sigma=float(self.sigma),
@@ -225,14 +173,6 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
         return SelectBestFeatures(method=scorer, k=self.selection_k())
 
     # data
-    @Inputs.data
-    def set_data(self, data: Optional[Table]):
-        self.cancel()
-        self.data = data
-        self.result = self._result_key = None
-        self.clear_view()
-        self.commit.now()
-
     def _check_data(self) -> Optional[Table]:
         """Show messages about the data; return the data to score or None."""
         for message in (self.Error.no_class, self.Error.numeric_class,
@@ -243,6 +183,7 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
             message.clear()
         self.scored = None
         data = self.data
+        self._show_instance_weights(data)
         if data is None:
             return None
         domain = data.domain
@@ -280,18 +221,18 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
             self.cancel()
             self._set_running(False)
             self._clear_messages()
-            self.result = self._result_key = None
+            self._forget()
             self.clear_view()
             self.send_data_outputs()
             return
         key = (id(self.data), tuple(sorted(self.scorer_params().items())))
-        if self.result is not None and key == self._result_key:
+        if self.result is not None and key == self._known["result"]:
             self.send_data_outputs()
             return
         self.cancel()
         self._clear_messages()
-        self.result = None
-        self._result_key = key
+        self._forget()
+        self._pending = dict(self._known, result=key)
         self.clear_view()
         self.send_data_outputs()
         self._set_running(True)
@@ -304,13 +245,13 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
 
     def on_done(self, output: SimpleNamespace):
         self._set_running(False)
-        self.result = result = output.result
+        self._keep("result", output.result)
+        result = self.result
         if result.iterations and not result.converged:
             self.Warning.not_converged(result.iterations, result.changes[-1],
                                        self.tolerance)
-        texts = [text for text in output.warnings
-                 if "did not converge" not in text
-                 and "missing class value" not in text]
+        texts = scorer_warnings(output.warnings, "did not converge",
+                                "missing class value", "instance weight")
         if texts:
             self.Warning.scorer_warning("\n".join(texts))
         self.show_result()
@@ -318,16 +259,12 @@ class OWIRelief(OWWidget, ConcurrentWidgetMixin):
 
     def on_exception(self, ex: Exception):
         self._set_running(False)
-        self.result = self._result_key = None
+        self._forget()
         if not isinstance(ex, (ValueError, MemoryError)):
             raise ex
         self.Error.compute_failed(str(ex) or type(ex).__name__)
         self.clear_view()
         self.send_data_outputs()
-
-    def onDeleteWidget(self):
-        self.shutdown()
-        super().onDeleteWidget()
 
     # display
     def clear_view(self):

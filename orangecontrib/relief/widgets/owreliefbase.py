@@ -1,4 +1,7 @@
-"""Shared base of the ReliefF, dReliefF and pdReliefF widgets.
+"""Shared base of the ReliefF, dReliefF and pdReliefF widgets: their
+controls, scorer, data checks, commit, display and report (on
+``owscoringbase.OWScoringBase``, which I-RELIEF shares; the background task
+is ``relieftask``, the views ``reliefviews``).
 
 The widgets only configure a scorer from :mod:`orangecontrib.relief.scoring`,
 run it off the GUI thread when data is connected, and show what came back:
@@ -17,273 +20,77 @@ import numpy as np
 import scipy.sparse as sp
 
 from AnyQt.QtCore import Qt
-from AnyQt.QtWidgets import (
-    QGridLayout, QItemDelegate, QLabel, QListView, QSizePolicy, QSplitter,
-    QTableView,
-)
+from AnyQt.QtWidgets import QLabel, QListView
 
-import pyqtgraph as pg
-
-from Orange.data import ContinuousVariable, Domain, StringVariable, Table
-from Orange.preprocess import score
+from Orange.data import Table
 from Orange.preprocess.fss import SelectBestFeatures
-from Orange.preprocess.preprocess import Preprocess, PreprocessorList
+from Orange.preprocess.preprocess import PreprocessorList
 from Orange.widgets import gui
-from Orange.widgets.gui import BarRatioTableModel
 from Orange.widgets.settings import (ContextSetting, DomainContextHandler,
                                      Setting)
-from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.itemmodels import VariableListModel
-from Orange.widgets.widget import Input, Msg, Output, OWWidget
+from Orange.widgets.widget import Msg
 
-from orangecontrib.relief.core import collect_warnings, cuda, warmup
+from orangecontrib.relief.core import cuda
 from orangecontrib.relief.core.rules import RULES
 from orangecontrib.relief.scoring import (CovariatesToMetas, SelectSignificant,
                                           covariates_to_metas)
 from orangecontrib.relief.stats import (NPDR_DEFAULT, TESTS,
                                         unreachable_threshold)
-from orangecontrib.relief.widgets.plotutils import CURVE_COLORS, StaticPlotView
+from orangecontrib.relief.widgets.owscoringbase import (
+    SELECTION_LIMITS, OWScoringBase, scorer_warnings)
+from orangecontrib.relief.widgets.relieftask import run
+from orangecontrib.relief.widgets.reliefviews import (ConvergencePlot,
+                                                      RankIntervalPlot)
 
 #: Aim for about this many points in the convergence plot.
 TRACE_POINTS = 200
 
+#: The Misses menu's items (for the k-nearest rule).
+MISSES_TEXTS = ("k from each other class", "k from any other class")
 
-class Cancelled(Exception):
-    """Raised from the progress callback to stop the engine."""
-
-
-def run(data: Table, scorer, trace_every: Optional[int], extras,
-        state: TaskState) -> SimpleNamespace:
-    """Score `data` with `scorer` in a worker thread, then (``extras``) test
-    the weights and measure their stability.
-
-    Returns a namespace with the engine's `ReliefResult` (`result`), the
-    `stats.Significance` (`test`) and `stats.Stability` (`stability`) or
-    None, and the texts of the warnings the scorer issued (`warnings`).
-    """
-    extras = extras or SimpleNamespace(test=None, n_permutations=0,
-                                       n_resamples=0, covariates=[])
-    chosen = TESTS[extras.test] if extras.test else None
-    # progress in units of one run: the weights, then the test's refits (or
-    # its one pass), then B refits
-    units = [1, chosen.cost(extras.n_permutations,
-                            len(data.domain.attributes)) if chosen else 0,
-             extras.n_resamples]
-    total = sum(units)
-
-    def phase(i):
-        start = sum(units[:i])
-
-        def progress(fraction):
-            state.set_progress_value(100 * (start + fraction * units[i])
-                                     / total)
-            if state.is_interruption_requested():
-                raise Cancelled
-        return progress
-
-    out = SimpleNamespace(result=None, test=None, stability=None,
-                          warnings=[])
-    # (this thread's Relief warnings only: warnings.catch_warnings would
-    # capture every widget's warnings while the task runs)
-    with collect_warnings() as out.warnings:
-        out.result = scorer.score_table(data, progress=phase(0),
-                                        trace_every=trace_every,
-                                        status=state.set_status)
-        try:
-            if chosen is not None:
-                state.set_status("testing the weights")
-                out.test = scorer.significance(
-                    data, method=chosen.name,
-                    n_permutations=extras.n_permutations,
-                    progress=phase(1),
-                    covariates=getattr(extras, "covariates", None))
-            if extras.n_resamples:
-                state.set_status("refitting on subsamples")
-                out.stability = scorer.stability(
-                    data, n_resamples=extras.n_resamples,
-                    progress=phase(2))
-        except ValueError as error:     # e.g. STIR on a numeric target
-            out.warnings.append(str(error))
-    return out
+#: The rows of variables the Covariates list shows.
+COVARIATE_ROWS = 4
 
 
-class WeightsModel(BarRatioTableModel):
-    """Two columns: the feature (with its type icon) and its weight."""
-
-    def __init__(self, *args, **kwargs):
-        self._variable_model = VariableListModel()
-        super().__init__(*args, **kwargs)
-
-    def wrap(self, table):
-        super().wrap(table)
-        self._variable_model[:] = [row[0] for row in table]
-
-    def data(self, index, role=Qt.DisplayRole):
-        if index.isValid() and index.column() == 0:
-            row = self.mapToSourceRows(index.row())
-            return self._variable_model.data(
-                self._variable_model.index(row, 0), role)
-        if role == Qt.DisplayRole and index.isValid() and index.column() >= 1:
-            value = super().data(index, Qt.EditRole)
-            if isinstance(value, float):
-                return "?" if np.isnan(value) else f"{value:.4f}" \
-                    if self.headerData(index.column(), Qt.Horizontal) \
-                    in ("Weight", "p", "q", "NPDR β") else f"{value:.2f}"
-        return super().data(index, role)
-
-
-class WeightsView(QTableView):
-    def __init__(self, parent=None):
-        super().__init__(
-            parent, selectionMode=QTableView.NoSelection, sortingEnabled=True,
-            showGrid=True, cornerButtonEnabled=False,
-            alternatingRowColors=False)
-        self._name_delegate = QItemDelegate(self)
-        self._bar_delegate = gui.ColoredBarItemDelegate(self)
-        self.setItemDelegateForColumn(0, self._name_delegate)
-        self.setItemDelegateForColumn(1, self._bar_delegate)
-        header = self.horizontalHeader()
-        header.setStretchLastSection(True)
-        header.setFixedHeight(24)
-        self.verticalHeader().setDefaultSectionSize(22)
-        self.verticalHeader().hide()
-
-
-class ConvergencePlot(StaticPlotView):
-    """Running weight estimates of the top features against visited instances.
-    """
-
-    def __init__(self, parent=None):
-        super().__init__("Visited instances", "Weight estimate", parent,
-                         title="Convergence of the top features' weights")
-        self.curves = []
-        self.legend = None
-        self.setMinimumHeight(180)
-
-    def clear(self):
-        """Remove the curves and go back to a fresh plot's axes."""
-        self.plot.clear()
-        self.curves = []
-        self.remove_legend()
-        self.legend = None
-        reset_axes(self.plot)
-
-    def set_trace(self, steps, trace, names, indices):
-        """Plot columns `indices` of `trace` against `steps`."""
-        self.clear()
-        if trace is None or steps is None or not len(steps) or not indices:
-            return
-        # (under the x axis, where it covers no curve)
-        self.legend = self.new_legend(columns=min(len(indices), 3))
-        self.plot.addItem(pg.InfiniteLine(
-            pos=0, angle=0, pen=pg.mkPen((120, 120, 120), style=Qt.DashLine)))
-        for rank, index in enumerate(indices):
-            color = CURVE_COLORS[rank % len(CURVE_COLORS)]
-            curve = pg.PlotCurveItem(
-                np.asarray(steps, dtype=float),
-                np.asarray(trace[:, index], dtype=float),
-                pen=pg.mkPen(color, width=2), antialias=True)
-            self.plot.addItem(curve)
-            self.legend.addItem(curve, names[index])
-            self.curves.append(curve)
-        self.plot.enableAutoRange()
-
-
-def reset_axes(plot):
-    """Give an emptied `plot` the axes of a fresh one (0 to 1), not the
-    ranges of the data it showed last."""
-    plot.getViewBox().setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
-
-
-class RankIntervalPlot(StaticPlotView):
-    """Each top feature's mean rank over the subsample refits, with its 90 %
-    interval (5th to 95th percentile): overlapping intervals mean the
-    data do not decide the order."""
-
-    def __init__(self, parent=None):
-        super().__init__("Rank over subsamples (1 = best)", "", parent,
-                         title="Stability: mean rank and 90 % interval",
-                         integer_x=True)
-        self.setMinimumHeight(200)
-        self.plot.getViewBox().invertY(True)
-        self.plot.getAxis("left").setWidth(130)
-
-    def set_ranks(self, stability, names, indices):
-        self.plot.clear()
-        if stability is None or not indices:
-            self.plot.getAxis("left").setTicks(None)
-            reset_axes(self.plot)
-            return
-        y = np.arange(len(indices), dtype=float)
-        mean = stability.mean_rank[indices]
-        low, high = stability.rank_low[indices], stability.rank_high[indices]
-        self.plot.addItem(pg.ErrorBarItem(
-            x=mean, y=y, left=mean - low, right=high - mean, beam=0.2,
-            pen=pg.mkPen((90, 90, 90), width=1.5)))
-        self.plot.addItem(pg.ScatterPlotItem(
-            x=mean, y=y, size=8, brush=pg.mkBrush(CURVE_COLORS[0]),
-            pen=pg.mkPen(None)))
-        axis = self.plot.getAxis("left")
-        axis.setTicks([[(i, names[j]) for i, j in enumerate(indices)], []])
-        axis.setStyle(hideOverlappingLabels=False)
-        self.plot.setXRange(0.5, max(high.max(), 2) + 0.5)
-        self.plot.setYRange(-0.5, len(indices) - 0.5)
-
-
-class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
+class OWReliefBase(OWScoringBase, openclass=True):
     """Base widget: subclasses set `name`, `icon`, ..., and `SCORER`."""
 
     #: the scorer class from orangecontrib.relief.scoring
     SCORER = None
     #: the default height, and the height it grows by when the "Compute on"
     #: row is shown (so that the controls still fit without scrolling)
-    HEIGHT, DEVICE_ROW_HEIGHT = 810, 34
+    HEIGHT, DEVICE_ROW_HEIGHT = 900, 34
     #: whether the widget has controls for pdReliefF's T
     HAS_T = False
 
-    class Inputs:
-        data = Input("Data", Table)
-
-    class Outputs:
-        scorer = Output("Scorer", score.Scorer, dynamic=False)
-        preprocessor = Output("Preprocessor", Preprocess, dynamic=False)
-        scores = Output("Scores", Table, dynamic=False)
-        reduced_data = Output("Reduced Data", Table, default=True)
-
-    class Error(OWWidget.Error):
-        no_class = Msg("Data has no target variable: "
-                       "Relief weights a feature by how it separates "
-                       "instances with different targets.")
-        no_attributes = Msg("Data has no features to weight.")
+    class Error(OWScoringBase.Error):
+        no_class = Msg("Data has no target variable: Relief needs one to "
+                       "tell hits from misses.")
         only_covariates = Msg("Every feature is a covariate: leave at "
                               "least one feature to weight.")
         too_few_instances = Msg(
             "At least two instances with a known target are needed.")
-        compute_failed = Msg("{}")
         gpu_failed = Msg("The GPU run failed: {}\nChoose \"Compute on: "
                          "CPU\" to run on this computer's processor.")
 
-    class Warning(OWWidget.Warning):
+    class Warning(OWScoringBase.Warning):
         k_larger_than_class = Msg(
             "k = {} is not smaller than {}: all of them serve as "
             "neighbours.")
         sample_too_large = Msg(
-            "The sample size m = {} exceeds the {}; all instances are "
-            "visited.")
-        scorer_warning = Msg("{}")
+            "Sample size m = {} exceeds the {}: all are visited.")
         unreachable_threshold = Msg("{}")
         covariates_unused = Msg("{} does not adjust for the covariates; "
                                 "choose an NPDR test.")
 
-    class Information(OWWidget.Information):
+    class Information(OWScoringBase.Information):
         regression = Msg("Numeric target: weights use the regression "
                          "form (RReliefF).")
         sparse_data = Msg("Sparse data: entries that are not stored are "
                           "zeros, and count as values.")
         missing_values = Msg("{} missing feature values, handled {}.")
         missing_target = Msg("{} instances with an unknown target {}.")
-        cancelled = Msg("Computation was cancelled; "
-                        "apply again to restart it.")
         covariates = Msg("Covariates {}: not in the distance, adjusted for "
                          "by NPDR.")
 
@@ -306,18 +113,16 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
     stability_on = Setting(False)
     n_resamples = Setting(30)
     alpha = Setting(0.05)
-    select_percent = Setting(0)  # 0: top N, 1: top p %, 2: q < alpha
-    n_selected = Setting(5)
-    percent_selected = Setting(50)
-    n_plotted = Setting(5)
-    auto_apply = Setting(True)
     #: run on the GPU ("Compute on"), where one is present
     use_gpu = Setting(False)
     #: attributes or metas NPDR adjusts for (saved by name, per domain)
     covariates = ContextSetting([])
 
-    want_main_area = True
-    graph_name = "plotview.plot"  # for image export
+    #: the numeric settings' ranges: the controls' and the stored values'
+    LIMITS = dict(SELECTION_LIMITS, k_nearest=(1, 10000), sigma=(0.1, 1000),
+                  n_iterations=(1, 10 ** 7), random_state=(0, 2 ** 31 - 1),
+                  T=(0.01, 100), n_permutations=(9, 9999),
+                  n_resamples=(2, 1000), alpha=(0.001, 0.5))
 
     #: how settings of version 1 saved the rule and the test: by position
     V1_RULES = ("k", "surf", "surf*", "multisurf", "multisurf*")
@@ -333,19 +138,16 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         "replacement by Java's Random(seed), as Weka's -M m -D seed.")
 
     def __init__(self):
-        OWWidget.__init__(self)
-        ConcurrentWidgetMixin.__init__(self)
-        # the first widget of a fresh installation starts compiling the
-        # kernels in the background, before any data arrives
-        warmup.start()
-        self.data: Optional[Table] = None
-        # the data scored: covariates moved to the metas
-        self.scored: Optional[Table] = None
-        self.result = None       # the last ReliefResult shown
-        self._result_key = None  # parameters and data it was computed for
-        self.test = self.stability = None   # the last statistics shown
+        super().__init__()
         # the GPU offered by "Compute on" (None: none, the choice is hidden)
         self.gpu_name = cuda.device_name() if cuda.available() else None
+        # the registered tests for this widget's variant ("": none)
+        self.test_names = [""] + [
+            name for name, test in TESTS.items()
+            if test.unsupported(variant=self.SCORER.variant) is None]
+        self._reset_bad_settings(dict(
+            rule=tuple(RULES), misses_any=(0, 1), select_percent=(0, 1, 2),
+            significance_test=tuple(self.test_names)))
         self._setup_gui()
         self._enable_k_controls()
         self._update_cost_label()
@@ -356,8 +158,6 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         box = gui.vBox(self.controlArea, "Neighbours")
         # (the combo shows a position; the setting keeps the rule's name)
         self.rule_names = list(RULES)
-        if self.rule not in RULES:
-            self.rule = "k"
         self.rule_position = self.rule_names.index(self.rule)
         self.rule_combo = gui.comboBox(
             box, self, "rule_position", label="Rule:",
@@ -367,13 +167,14 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             tooltip="\n".join(f"{rule.display_name}: {rule.description}."
                                for rule in RULES.values()))
         self.k_spin = gui.spin(
-            box, self, "k_nearest", 1, 10000, label="Neighbours k:",
+            box, self, "k_nearest", *self.LIMITS["k_nearest"],
+            label="Neighbours k:",
             controlWidth=80, alignment=Qt.AlignRight,
             callback=self._params_changed,
             tooltip="Number of nearest hits and of nearest misses "
                     "(per class) for each visited instance.")
         self.sigma_spin = gui.doubleSpin(
-            box, self, "sigma", 0.1, 1000, 0.5,
+            box, self, "sigma", *self.LIMITS["sigma"], 0.5,
             label="Weight by distance, σ:", checked="weight_by_distance",
             controlWidth=80, alignment=Qt.AlignRight,
             callback=self._params_changed,
@@ -383,7 +184,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.misses_combo = gui.comboBox(
             box, self, "misses_any", label="Misses:",
             orientation=Qt.Horizontal,
-            items=("k from each other class", "k from any other class"),
+            items=MISSES_TEXTS,
             callback=self._params_changed, tooltip=self.MISSES_TOOLTIP)
         # (here, by the rule and misses it overrides)
         gui.checkBox(box, self, "weka_compat",
@@ -398,10 +199,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                              addToLayout=False), 0, 0)
         grid.addWidget(gui.appendRadioButton(rb, "Sample m:",
                                              addToLayout=False), 0, 1)
-        self._grid_spin(rb, grid, 0, "n_iterations", 1, 10 ** 7,
+        self._grid_spin(rb, grid, 0, "n_iterations", *self.LIMITS["n_iterations"],
                         self._sample_changed, column=2)
         grid.addWidget(QLabel("Random seed:"), 1, 0, 1, 2)
-        self._grid_spin(rb, grid, 1, "random_state", 0, 2 ** 31 - 1,
+        self._grid_spin(rb, grid, 1, "random_state", *self.LIMITS["random_state"],
                         self._params_changed, column=2,
                         tooltip="Seed of the visiting order.")
         # (the combo shows a position; the setting keeps a bool)
@@ -421,7 +222,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         if self.HAS_T:
             box = gui.vBox(self.controlArea, "Progressive Weighting")
             self.default_T_label = gui.widgetLabel(box, "")
-            gui.doubleSpin(box, self, "T", 0.01, 100, 0.05, decimals=3,
+            gui.doubleSpin(box, self, "T", *self.LIMITS["T"], 0.05, decimals=3,
                            label="Custom T:", checked="custom_T",
                            controlWidth=80, alignment=Qt.AlignRight,
                            callback=self._params_changed,
@@ -432,15 +233,11 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             self._update_T_label()
 
         box = gui.vBox(self.controlArea, "Significance and Stability")
-        # the registered tests for this widget's variant ("": none)
-        self.test_names = [""] + [
-            name for name, test in TESTS.items()
-            if test.unsupported(variant=self.SCORER.variant) is None]
-        if self.significance_test not in self.test_names:
-            self.significance_test = ""
         self.test_position = self.test_names.index(self.significance_test)
+        # (the label above: the menu gets the box's width, so that "NPDR,
+        # permutations (covariates)" is not cut)
         gui.comboBox(box, self, "test_position", label="Test:",
-                     orientation=Qt.Horizontal,
+                     orientation=Qt.Vertical,
                      items=["None"] + [TESTS[name].display_name
                                        for name in self.test_names[1:]],
                      callback=self._test_changed,
@@ -450,10 +247,12 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                  f"{TESTS[name].description}."
                                  for name in self.test_names[1:]))
         self.permutation_spin = gui.spin(
-            box, self, "n_permutations", 9, 9999, step=10,
+            box, self, "n_permutations", *self.LIMITS["n_permutations"],
+            step=10,
             label="Permutations R:", controlWidth=80,
             alignment=Qt.AlignRight, callback=self._statistics_changed)
-        gui.spin(box, self, "n_resamples", 2, 1000, label="Stability, B:",
+        gui.spin(box, self, "n_resamples", *self.LIMITS["n_resamples"],
+                 label="Stability, B:",
                  checked="stability_on", controlWidth=80,
                  alignment=Qt.AlignRight, callback=self._statistics_changed,
                  checkCallback=self._statistics_changed,
@@ -471,13 +270,14 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                     "tests adjust the features' effects for. They take no "
                     "part in the distance; choosing one chooses NPDR's "
                     "permutation test.")
-        self.covariate_view.setFixedHeight(54)
+        self._fit_covariate_rows()
         self.cost_label = gui.widgetLabel(box, "")
 
         rb, grid = self._selection_box()
         self.q_radio = gui.appendRadioButton(rb, "q < α:", addToLayout=False)
         grid.addWidget(self.q_radio, 2, 0)
-        alpha = gui.doubleSpin(None, self, "alpha", 0.001, 0.5, 0.01,
+        alpha = gui.doubleSpin(None, self, "alpha", *self.LIMITS["alpha"],
+                               0.01,
                                decimals=3, controlWidth=80,
                                alignment=Qt.AlignRight,
                                callback=self._set_select_q,
@@ -490,70 +290,13 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.resize(880, self.HEIGHT + (self.DEVICE_ROW_HEIGHT
                                         if self.gpu_name is not None else 0))
 
-    def _selection_box(self):
-        """The *Selected Features* box with its top N and top % rows: the
-        radio buttons of ``select_percent`` and their grid (a widget adds
-        rows below)."""
-        box = gui.vBox(self.controlArea, "Selected Features")
-        rb, grid = self._radio_grid(box, "select_percent",
-                                    self._selection_changed)
-        grid.addWidget(gui.appendRadioButton(rb, "Top N:",
-                                             addToLayout=False), 0, 0)
-        self._grid_spin(rb, grid, 0, "n_selected", 1, 100000,
-                        self._set_select_n)
-        grid.addWidget(gui.appendRadioButton(rb, "Top %:",
-                                             addToLayout=False), 1, 0)
-        self._grid_spin(rb, grid, 1, "percent_selected", 1, 100,
-                        self._set_select_percent)
-        return rb, grid
-
-    def _plot_box_and_views(self, *plots):
-        """The end of every Relief widget's layout: the *Plot* box (how
-        many features the plot shows), Cancel and Apply, and the main area,
-        the table of weights above ``plots`` in a vertical splitter (the
-        first plot is ``self.plotview``, the convergence plot)."""
-        box = gui.vBox(self.controlArea, "Plot")
-        gui.spin(box, self, "n_plotted", 1, 20, label="Features shown:",
-                 controlWidth=80, alignment=Qt.AlignRight,
-                 callback=self._update_plot)
-
-        gui.rubber(self.controlArea)
-
-        # (not autoDefault: an OWWidget is a QDialog, where Enter in a spin
-        # box would press it and cancel the run the same Enter started)
-        self.cancel_button = gui.button(
-            self.buttonsArea, self, "Cancel", callback=self.cancel_computation,
-            enabled=False, autoDefault=False)
-        gui.auto_apply(self.buttonsArea, self, "auto_apply")
-
-        self.model = WeightsModel(parent=self)
-        self.view = WeightsView(self)
-        self.view.setModel(self.model)
-        self.plotview = plots[0]
-        splitter = QSplitter(Qt.Vertical, self.mainArea)
-        splitter.addWidget(self.view)
-        for plot in plots:
-            splitter.addWidget(plot)
-        splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 1)
-        splitter.setChildrenCollapsible(False)
-        self.mainArea.layout().addWidget(splitter)
-        self.view.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
-
-    def _radio_grid(self, box, value, callback):
-        """Radio buttons for `value` laid out in a grid (button, spin)."""
-        rb = gui.radioButtons(box, self, value, callback=callback)
-        grid = QGridLayout()
-        grid.setContentsMargins(0, 0, 0, 0)
-        rb.layout().addLayout(grid)
-        return rb, grid
-
-    def _grid_spin(self, rb, grid, row, value, minv, maxv, callback,
-                   column=1, **kwargs):
-        grid.addWidget(gui.spin(
-            rb, self, value, minv, maxv, controlWidth=80,
-            alignment=Qt.AlignRight, addToLayout=False, callback=callback,
-            **kwargs), row, column)
+    def _fit_covariate_rows(self):
+        """Make the Covariates list COVARIATE_ROWS rows high (rows as high
+        as its variables' rows, once it has some)."""
+        view = self.covariate_view
+        row = view.sizeHintForRow(0) if self.covariate_model \
+            else self.fontMetrics().height() + 10
+        view.setFixedHeight(COVARIATE_ROWS * row + 2 * view.frameWidth())
 
     # callbacks
     def _rule_changed(self):
@@ -571,6 +314,10 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         for control in (self.k_spin, self.sigma_spin):
             control.box.setEnabled(k_rule) if hasattr(control, "box") \
                 else control.setEnabled(k_rule)
+        # (a radius rule takes every miss within it: no k)
+        for i, text in enumerate(MISSES_TEXTS):
+            self.misses_combo.setItemText(
+                i, text if k_rule else text.replace("k from", "All from"))
 
     def _device_changed(self):
         self.use_gpu = bool(self.device_position)
@@ -593,15 +340,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     def _selection_changed(self):
         self._update_threshold_warning()
-        self.commit.deferred()
-
-    def _set_select_n(self):
-        self.select_percent = 0
-        self._selection_changed()
-
-    def _set_select_percent(self):
-        self.select_percent = 1
-        self._selection_changed()
+        super()._selection_changed()
 
     def _set_select_q(self):
         self.select_percent = 2
@@ -731,13 +470,12 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         return params
 
     def create_scorer(self, n_known: Optional[int] = None):
-        return self.SCORER(**self.scorer_params(n_known))
-
-    def selection_k(self):
-        """`k` for SelectBestFeatures: an int (top N) or a fraction (top p %)."""
-        if self.select_percent == 1:
-            return self.percent_selected / 100
-        return int(self.n_selected)
+        """The scorer of the settings; the covariates go with it, so that
+        Rank's column leaves them out of the distance (and unweighted), as
+        the widget's own table does."""
+        scorer = self.SCORER(**self.scorer_params(n_known))
+        scorer.covariates = tuple(self.covariate_names())
+        return scorer
 
     def create_preprocessor(self, scorer):
         names = self.covariate_names()
@@ -756,8 +494,8 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                          k=self.selection_k())])
 
     # data
-    @Inputs.data
     def set_data(self, data: Optional[Table]):
+        """A new table: its covariates (per domain), then compute."""
         self.cancel()
         self.closeContext()
         self.data = data
@@ -765,11 +503,12 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.covariate_model[:] = [] if domain is None else [
             var for var in domain.attributes + domain.metas
             if var.is_primitive()]
+        self._fit_covariate_rows()
         self.covariates = []
         self.openContext(data)
         self._adjusting_test()
         self._update_cost_label()
-        self.result = self._result_key = None
+        self._forget()
         self.clear_view()
         self._update_threshold_warning()
         self.commit.now()
@@ -797,6 +536,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.scored = None
         data = self.data
         self.misses_combo.setDisabled(bool(self.weka_compat))
+        self._show_instance_weights(data)
         if data is None:
             return None
         domain = data.domain
@@ -870,12 +610,33 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         return data
 
     # computation
+    def _computation_keys(self) -> dict:
+        """What each part is computed from: the weights ("result") from the
+        data and the scorer's parameters; the test and the stability from
+        those and their own; None for a part not asked for."""
+        weights = (id(self.data), tuple(self.covariate_names()),
+                   tuple(sorted(self.scorer_params().items())))
+        stats = self.statistics_params()
+        return dict(
+            result=weights,
+            test=None if stats.test is None else weights + (
+                stats.test, stats.n_permutations, tuple(stats.covariates)),
+            stability=weights + (stats.n_resamples,)
+            if stats.n_resamples else None)
+
     def _computation_key(self):
-        statistics = vars(self.statistics_params())
-        statistics["covariates"] = tuple(statistics["covariates"])
-        return (id(self.data), tuple(self.covariate_names()),
-                tuple(sorted(self.scorer_params().items())),
-                tuple(sorted(statistics.items())))
+        """What the weights are computed from."""
+        return self._computation_keys()["result"]
+
+    @property
+    def _result_key(self):
+        """What the weights shown were computed from (None: none shown)."""
+        return self._known["result"]
+
+    def _clear_run_messages(self):
+        self.Error.compute_failed.clear()
+        self.Error.gpu_failed.clear()
+        self.Warning.scorer_warning.clear()
 
     @gui.deferred
     def commit(self):
@@ -890,58 +651,55 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         if data is None:
             self.cancel()
             self._set_running(False)
-            self.Error.compute_failed.clear()
-            self.Error.gpu_failed.clear()
-            self.Warning.scorer_warning.clear()
-            self.result = self._result_key = None
+            self._clear_run_messages()
+            self._forget()
             self.clear_view()
             self.send_data_outputs()
             return
 
-        key = self._computation_key()
-        if self.result is not None and key == self._result_key:
-            self.send_data_outputs()
-            return
-        self.cancel()
-        self.Error.compute_failed.clear()
-        self.Error.gpu_failed.clear()
-        self.Warning.scorer_warning.clear()
-        self.result = self.test = self.stability = None
-        self._result_key = key
-        self.clear_view()   # (not the last parameters' weights meanwhile)
-        self.send_data_outputs()
-        m = self._effective_m()
-        trace_every = max(1, m // TRACE_POINTS)
-        self._set_running(True)
-        self.start(run, data, self.create_scorer(self._n_known()), trace_every,
-                   self.statistics_params())
-
-    def _set_running(self, running: bool):
-        self.cancel_button.setEnabled(running)
-
-    def cancel_computation(self):
-        """Stop the running computation (the Cancel button)."""
-        if self.task is None:
-            return
+        # keep the parts computed for these settings (the weights while
+        # only the statistics change); compute the others
+        keys = self._computation_keys()
+        for part, key in keys.items():
+            if self._known[part] != key:
+                setattr(self, part, None)
+                self._known[part] = None
+        missing = [part for part, key in keys.items()
+                   if key is not None and self._known[part] is None]
+        if self.task is not None and missing \
+                and self._pending == keys:
+            return          # (already computing just this)
         self.cancel()
         self._set_running(False)
-        self.result = self._result_key = None
-        self.clear_view()
+        if self.result is None:
+            self.clear_view()   # (not the last parameters' weights meanwhile)
+        else:
+            self.show_result()
         self.send_data_outputs()
-        self.Information.cancelled()
-
-    def on_partial_result(self, _):
-        pass
+        if not missing:
+            return
+        self._clear_run_messages()
+        self._pending = keys
+        extras = self.statistics_params()
+        if "test" not in missing:
+            extras.test, extras.n_permutations = None, 0
+        if "stability" not in missing:
+            extras.n_resamples = 0
+        trace_every = max(1, self._effective_m() // TRACE_POINTS)
+        self._set_running(True)
+        self.start(run, data, self.create_scorer(self._n_known()), trace_every,
+                   extras, known=self.result)
 
     def on_done(self, output: SimpleNamespace):
         self._set_running(False)
-        self.result = output.result
-        self.test, self.stability = output.test, output.stability
+        for part in self.PARTS:
+            value = getattr(output, part)
+            if value is not None:
+                self._keep(part, value)
         # k versus class sizes and rows without a target already have
         # their own (clearer) messages from _check_data
-        texts = [text for text in output.warnings
-                 if not text.startswith("k_nearest=")
-                 and "missing class value" not in text]
+        texts = scorer_warnings(output.warnings, "k_nearest=",
+                                "missing class value", "instance weight")
         if texts:
             self.Warning.scorer_warning("\n".join(texts))
         self.show_result()
@@ -949,7 +707,7 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     def on_exception(self, ex: Exception):
         self._set_running(False)
-        self.result = self._result_key = None
+        self._forget()
         if isinstance(ex, (ValueError, MemoryError)):
             self.Error.compute_failed(str(ex) or type(ex).__name__)
         elif self.scorer_params()["device"] == "cuda" and (
@@ -962,10 +720,6 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.clear_view()
         self.send_data_outputs()
 
-    def onDeleteWidget(self):
-        self.shutdown()
-        super().onDeleteWidget()
-
     # display
     def clear_view(self):
         self.model.clear()
@@ -973,44 +727,6 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.plotview.clear()
         self.rankview.set_ranks(None, [], [])
         self.rankview.hide()
-
-    def ranked_indices(self):
-        """Feature indices by decreasing weight, NaN weights last."""
-        weights = np.asarray(self.result.weights, dtype=float)
-        keys = np.where(np.isnan(weights), -np.inf, weights)
-        return np.argsort(-keys, kind="stable")
-
-    def statistics_columns(self):
-        """{title: values} of the statistics computed with the weights."""
-        columns = {}
-        if self.test is not None:
-            columns.update(p=self.test.p_values, q=self.test.q_values)
-            if self.test.standard_errors is not None:   # NPDR
-                columns["NPDR β"] = self.test.weights
-        if self.stability is not None:
-            top = f"Top {self.stability.top_k}"
-            columns.update({"Mean rank": self.stability.mean_rank,
-                            "Rank 5 %": self.stability.rank_low,
-                            "Rank 95 %": self.stability.rank_high,
-                            top: self.stability.top_k_frequency})
-        return columns
-
-    def show_result(self):
-        attributes = self.scored.domain.attributes
-        weights = np.asarray(self.result.weights, dtype=float)
-        extra = self.statistics_columns()
-        self.model.resetSorting(True)
-        self.model.wrap([[attr, float(w)] + [float(v[i]) for v in
-                                              extra.values()]
-                         for i, (attr, w) in enumerate(zip(attributes,
-                                                           weights))])
-        self.model.setExtremesFrom(1, weights)
-        self.model.setHorizontalHeaderLabels(["Feature", "Weight"]
-                                             + list(extra))
-        self.model.sort(1, Qt.DescendingOrder)
-        self.view.horizontalHeader().setSortIndicator(1, Qt.DescendingOrder)
-        self.view.resizeColumnToContents(0)
-        self._update_plot()
 
     def _update_plot(self):
         res = self.result
@@ -1026,49 +742,6 @@ class OWReliefBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
             by_rank = np.argsort(self.stability.mean_rank, kind="stable")
             self.rankview.set_ranks(self.stability, names,
                                     [int(i) for i in by_rank[:self.n_plotted]])
-
-    def selected_attributes(self):
-        attributes = self.scored.domain.attributes
-        if self.select_percent == 2:
-            if self.test is None:
-                return []
-            with np.errstate(invalid="ignore"):
-                passing = self.test.q_values < self.alpha
-            return [attributes[i] for i in self.ranked_indices()
-                    if passing[i]]
-        n_attrs = len(self.scored.domain.attributes)
-        k = self.selection_k()
-        if isinstance(k, float):
-            k = int(np.round(k * n_attrs)) or 1
-        attributes = self.scored.domain.attributes
-        return [attributes[i] for i in self.ranked_indices()[:k]]
-
-    def send_data_outputs(self):
-        if self.result is None or self.scored is None:
-            self.Outputs.scores.send(None)
-            self.Outputs.reduced_data.send(None)
-            return
-        self.Outputs.scores.send(self.scores_table())
-        domain = self.scored.domain
-        reduced = self.scored.transform(
-            Domain(self.selected_attributes(), domain.class_vars, domain.metas))
-        self.Outputs.reduced_data.send(reduced)
-
-    def scores_table(self) -> Table:
-        """Feature names and weights (and the statistics computed), shaped
-        like Rank's Scores output."""
-        extra = self.statistics_columns()
-        weights = np.column_stack([np.asarray(self.result.weights, float)]
-                                  + [np.asarray(v, float)
-                                     for v in extra.values()])
-        domain = Domain([ContinuousVariable(self.name)]
-                        + [ContinuousVariable(name) for name in extra],
-                        metas=[StringVariable("Feature")])
-        names = np.array([[a.name] for a in self.scored.domain.attributes],
-                         dtype=object)
-        table = Table.from_numpy(domain, weights, metas=names)
-        table.name = "Feature Scores"
-        return table
 
     # report
     def send_report(self):

@@ -5,7 +5,8 @@ from AnyQt.QtCore import QSize, Qt
 from AnyQt.QtGui import QFont
 from AnyQt.QtWidgets import QFrame, QSizePolicy
 
-from Orange.widgets.visualize.utils.plotutils import GraphicsView, PlotItem
+from Orange.widgets.visualize.utils.plotutils import (AxisItem, GraphicsView,
+                                                     PlotItem)
 
 #: Distinct, print-safe line colours (no yellow), one per curve.
 CURVE_COLORS = ((31, 119, 180), (214, 39, 40), (44, 160, 44),
@@ -14,9 +15,10 @@ CURVE_COLORS = ((31, 119, 180), (214, 39, 40), (44, 160, 44),
                 (23, 190, 207))
 
 
-class IntegerAxisItem(pg.AxisItem):
+class IntegerAxisItem(AxisItem):
     """An axis of counts (features, ranks): ticks at whole numbers only, so a
-    short range shows 1, 2, 3 and never 1.5 or 2.5."""
+    short range shows 1, 2, 3 and never 1.5 or 2.5.  (Orange's palette-aware
+    axis: its label and ticks in the text colour, as the other axis.)"""
 
     def tickSpacing(self, minVal, maxVal, size):
         levels = [(round(spacing), round(offset))
@@ -39,7 +41,8 @@ class StaticPlotView(GraphicsView):
     def __init__(self, x_label, y_label, parent=None, title=None, integer_x=False):
         super().__init__(parent)
         self.setFrameStyle(QFrame.StyledPanel)
-        axes = {"bottom": IntegerAxisItem("bottom")} if integer_x else None
+        axes = {"left": AxisItem("left"), "bottom": IntegerAxisItem("bottom")} \
+            if integer_x else None
         self.plot = PlotItem(enableMenu=False, axisItems=axes)
         self.plot.setMouseEnabled(False, False)
         self.plot.hideButtons()

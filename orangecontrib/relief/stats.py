@@ -46,7 +46,7 @@ from scipy import stats as scipy_stats
 from .core import engine, quiet_warnings, ranking, relieff, vectorised
 from .core.registry import Entry, lookup
 from .core.messages import warn
-from .core.options import is_real, whole_number
+from .core.options import is_real, random_generator, whole_number
 from .core.rules import rule
 from .npdr import (CLASS_DRAWS, Permuter, Problem, check_covariates,
                    check_npdr_options, dense_features, one_sided_p,
@@ -262,7 +262,7 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
                          f"{permute!r}.")
     y, known = _known_target(y)
     observed = relieff(X, y, nominal, **relieff_options).weights
-    rng = np.random.default_rng(permutation_seed)
+    rng = random_generator(permutation_seed, "permutation_seed")
     if permute == "target":
         null = np.empty((R, observed.shape[0]))
         permuted = y.copy()
@@ -656,7 +656,7 @@ def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,
     if size < 4:
         raise ValueError(f"A resample of {size} rows is too small; use a "
                          f"larger fraction or more data.")
-    rng = np.random.default_rng(resample_seed)
+    rng = random_generator(resample_seed, "resample_seed")
     ranks = np.empty((B, a))
     for i in range(B):
         rows = np.sort(rng.choice(known, size, replace=bootstrap))

@@ -301,7 +301,7 @@ def prepare(X, y, nominal=None, regression=False, names=None):
         valid, top = codes(X, nom_cols, nom)
     if not valid:
         _bad_codes(X, nom_cols, names)
-    if top >= n:
+    if top >= max(n, SPARSE_CODES):
         nom = codes_present(nom)
 
     group, n_classes, class_counts, target, class_codes = _classes(
@@ -391,13 +391,19 @@ def _nominal_codes(X, cols, out):
     return valid, top
 
 
+# Nominal codes from this one up, beyond the number of rows, are re-coded
+# (``codes_present``); below it RELIEF-D's P(v | c) table, sized by the
+# largest code, takes at most 0.5 MB per feature and class.
+SPARSE_CODES = 2 ** 16
+
+
 def codes_present(nom):
     """Each column's codes re-coded to 0 .. v-1, the values it has in the
     order of their codes (-1, missing, kept): the overlap diff and the laws
     P(v | c) are the same, and codes no row has cost nothing (RELIEF-D's
     tables are sized by the largest code).  ``prepare`` uses it when the
-    largest code is at least the number of rows, so codes must be
-    missing."""
+    largest code is at least SPARSE_CODES and the number of rows (codes are
+    then missing, and a table sized by them would be large)."""
     out = np.full(nom.shape, -1, np.int32)
     for g in range(nom.shape[1]):
         known = nom[:, g] >= 0

@@ -15,6 +15,7 @@ from orangecontrib.relief.core.prepare import prepare
 from orangecontrib.relief.iterated import Iter, iter_relief
 from orangecontrib.relief.turf import TuRF, turf
 from orangecontrib.relief.vls import VLS, vls
+from devices import needs_cuda
 
 VARIANTS = ["relieff", "drelieff", "pdrelieff"]
 COMPATS = [None, "weka"]
@@ -108,6 +109,20 @@ def test_unused_nominal_codes_change_no_weight():
     np.testing.assert_array_equal(
         relieff(np.where(X == 2, 2 ** 31 - 1, X), y, nominal).weights,
         expected)
+
+
+@needs_cuda
+def test_unused_class_codes_and_huge_k_on_the_gpu():
+    """The GPU backend's per-class tables read the same re-coded classes
+    and the clipped k (numba's simulator where there is no GPU)."""
+    X, y = problem(n=16)
+    expected = relieff(X, y, device="cuda", k_nearest=3).weights
+    np.testing.assert_array_equal(
+        relieff(X, np.where(y == 2, 3000, y), device="cuda",
+                k_nearest=3).weights, expected)
+    np.testing.assert_array_equal(
+        relieff(X, y, device="cuda", k_nearest=10 ** 12).weights,
+        relieff(X, y, device="cuda", k_nearest=15).weights)
 
 
 # -- item 8: huge integer options -------------------------------------------

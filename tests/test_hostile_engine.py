@@ -172,6 +172,24 @@ def test_other_huge_integer_options():
         turf(X, y, rounds=10 ** 12, n_keep=10 ** 12)[0], plain)
 
 
+def test_refit_counts_beyond_memory_name_the_option():
+    """n_permutations=10**12 was numpy's "Unable to allocate 21.8 TiB" (the
+    null's rows are kept before the first refit)."""
+    X, y = problem(missing=False)
+    for option, call in (
+            ("n_permutations", lambda: stats.permutation_test(
+                X, y, n_permutations=10 ** 12)),
+            ("n_permutations", lambda: stats.permutation_test(
+                X, y, n_permutations=10 ** 12, permute="feature")),
+            ("n_permutations", lambda: stats.npdr_permutation(
+                X, y, n_permutations=10 ** 12)),
+            ("n_resamples", lambda: stats.stability(X, y,
+                                                    n_resamples=10 ** 12))):
+        with pytest.raises(ValueError, match=f"{option}=1000000000000 keeps "
+                                             "1,000,000,000,000 rows"):
+            call()
+
+
 # -- item 9: TuRF (and Iter, VLS) at their edges -----------------------------
 
 def test_turf_keeping_every_feature_is_one_run_of_its_scorer():
@@ -277,6 +295,10 @@ def test_bad_random_state_names_the_option(seed):
                  lambda: iter_relief(X, y, random_state=seed)):
         with pytest.raises(ValueError, match=message):
             call()
+    pytest.importorskip("distributed")
+    from orangecontrib.relief import distributed     # (checked before any
+    with pytest.raises(ValueError, match=message):   # client is needed)
+        distributed.relieff(X, y, random_state=seed)
     with pytest.raises(ValueError, match="permutation_seed must be a seed"):
         stats.permutation_test(X, y, n_permutations=2,
                                permutation_seed=seed)

@@ -82,6 +82,19 @@ def random_generator(seed, name="random_state"):
                      f"Generator, or None; got {seed!r}.")
 
 
+def results_rows(count, width, name, zeros=False):
+    """An empty (or ``zeros``) count x width float array, one row per refit
+    that option `name` asks for; a ValueError naming it where the rows do
+    not fit in memory (numpy's "Unable to allocate 21.8 TiB")."""
+    try:
+        return np.zeros((count, width)) if zeros \
+            else np.empty((count, width))
+    except MemoryError:
+        raise ValueError(f"{name}={count} keeps {count:,} rows of {width} "
+                         f"numbers, more than this machine's memory; ask "
+                         f"for fewer.") from None
+
+
 def default_T(m):
     """T = 2 / ln(m), the seed's choice that makes f(w, m) independent of m."""
     return 2.0 / math.log(m) if m > 1 else math.inf

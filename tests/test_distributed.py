@@ -386,3 +386,26 @@ def test_the_workers_run_on_their_gpus(client):
     with pytest.raises(ValueError, match="'cpu', 'cuda' or 'auto'"):
         cluster_relief.relieff(X, y, nominal, client=client, device="gpu")
     assert nothing_left(client)
+
+
+def test_losing_every_worker_is_a_clear_error(client):
+    """(issue 38, item 12; last: both workers are restarted) With every
+    worker killed mid-run the scattered data is gone and the remaining
+    tasks are cancelled: a RuntimeError that says the cluster lost its
+    workers, not an AttributeError from a cancelled task's result."""
+    client.wait_for_workers(2, timeout=60)
+    X, y, nominal = mixed(n=400, a=30)
+    pids = client.run(os.getpid)
+    killed = []
+
+    def progress(fraction):
+        if fraction > 0 and not killed:
+            killed.extend(pids)
+            for worker in killed:
+                os.kill(pids[worker], signal.SIGKILL)
+    with pytest.raises(RuntimeError, match="cluster lost its workers"):
+        cluster_relief.relieff(X, y, nominal, client=client,
+                               visits_per_task=4, progress=progress)
+    assert killed
+    client.wait_for_workers(2, timeout=60)
+    assert nothing_left(client)

@@ -279,6 +279,8 @@ class DaskBackend(Backend):
         waiting, next_block = {}, 0
         for done, (future, part) in enumerate(
                 as_completed(futures, with_results=True), start=1):
+            if future.status != "finished":
+                raise RuntimeError(lost_workers(future))
             waiting[index[future.key]] = part
             while next_block in waiting:
                 first = blocks[next_block][0] // every - first_segment
@@ -312,6 +314,16 @@ class DaskBackend(Backend):
     def _say(self, text):
         if self.status is not None:
             self.status(text)
+
+
+def lost_workers(future):
+    """The message of a task that was cancelled instead of computed: the
+    cluster lost every worker that held the run's data."""
+    return (f"The Dask cluster lost its workers during the run: every "
+            f"worker holding the data died or was restarted, and task "
+            f"{future.key!r} was cancelled. Check the workers (memory, "
+            f"crashes; the scheduler's log says why they left) and run "
+            f"again.")
 
 
 # A worker's GPU backend: (the Setup it was made for, the backend, a lock

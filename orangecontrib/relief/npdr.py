@@ -28,7 +28,7 @@ from scipy.optimize import minimize
 from .core import plan
 from .core.npdr_pairs import (FIT_ALIASED, FIT_DIVERGED, fit, fit_columns,
                               log_likelihood, neighbour_rows)
-from .core.options import check_options, whole_number
+from .core.options import check_options, random_generator, whole_number
 from .core.prepare import as_floats, prepare
 from .core.rules import rule
 from .core.runtime import pool, threads, threads_for
@@ -118,7 +118,7 @@ def check_covariates(covariates, nominal, names, y, regression):
     that says what to change: one row per instance, no missing or infinite
     value, nominal ones as codes, no constant covariate, no covariate equal
     to the target."""
-    values = as_floats(covariates, "covariates")
+    values = as_floats(covariates, "covariates", names)
     if values.ndim == 1:
         values = values[:, None]
     if values.ndim != 2 or values.shape[0] != y.shape[0]:
@@ -281,7 +281,7 @@ class Problem:
             m = whole_number(n_iterations, "n_iterations", maximum=n,
                              otherwise=f"or None for all (the data has {n} "
                                        f"instances)")
-            self.rows = np.sort(np.random.default_rng(random_state)
+            self.rows = np.sort(random_generator(random_state)
                                 .permutation(n)[:m])
         self.covariates = covariates
         self.num_t = np.ascontiguousarray(self.prep.num.T)
@@ -494,7 +494,7 @@ class Permuter:
 
     def __init__(self, y, covariates, regression, n_bins, seed,
                  draws="model"):
-        self.y, self.rng = y, np.random.default_rng(seed)
+        self.y, self.rng = y, random_generator(seed, "permutation_seed")
         self.groups = self.fitted = self.residuals = None
         self.cumulative = None
         if covariates is None:

@@ -20,12 +20,13 @@ from Orange.preprocess.score import Scorer
 from . import distributed, stats
 from .core import ReliefResult, relieff
 from .core.cuda import check_device
+from .core.messages import warn
 from .core.options import check_options
 from .core.rules import RULES
 from .distributed import check_cluster_options
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
-           "RULE_NAMES",
+           "RULE_NAMES", "has_instance_weights",
            "SelectSignificant", "CovariatesToMetas", "covariate_variables",
            "covariates_to_metas"]
 
@@ -34,6 +35,16 @@ __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
 RULE_NAMES = {name: rule.display_name for name, rule in RULES.items()}
 
 _ALL_FEATURES = object()   # score_data(data) without feature: Rank's call
+
+
+def has_instance_weights(table):
+    """Whether ``table`` has instance weights (``Table.W``) that differ
+    between instances.  The Relief scorers do not use them yet (every
+    instance counts once), and say so with a warning; a widget can ask
+    this to say it too.  Equal weights change nothing."""
+    weights = np.asarray(getattr(table, "W", np.zeros(0)), dtype=float)
+    weights = weights.ravel()
+    return weights.size > 1 and bool(np.any(weights != weights[0]))
 
 
 class ReliefF(Scorer):
@@ -106,7 +117,8 @@ class ReliefF(Scorer):
                  n_jobs=None, neighbours="k", compat=None, client=None,
                  device=None):
         check_options(self.variant, k_nearest, misses, weight_by_distance,
-                      sigma, None, None, n_jobs, neighbours, compat=compat)
+                      sigma, None, None, n_jobs, neighbours, compat=compat,
+                      random_state=random_state)
         if device is not None:      # (None: the environment's, at run time)
             check_device(device)
         if client is not None:
@@ -180,8 +192,12 @@ class ReliefF(Scorer):
                        trace_every=trace_every, status=status, **options)
 
     def _inputs(self, data):
-        """(X, y, nominal, keyword options) of the engine for ``data``."""
+        """(X, y, nominal, keyword options) of the engine for ``data``;
+        a warning where the table's instance weights would be ignored."""
         self._check_class(data)
+        if has_instance_weights(data):
+            warn(f"{self.name} does not use the table's instance weights "
+                 "(Table.W): every instance counts once.", stacklevel=3)
         attributes = data.domain.attributes
         regression = isinstance(data.domain.class_var, ContinuousVariable)
         nominal = np.array([var.is_discrete for var in attributes], dtype=bool)

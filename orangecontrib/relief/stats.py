@@ -46,7 +46,8 @@ from scipy import stats as scipy_stats
 from .core import engine, quiet_warnings, ranking, relieff, vectorised
 from .core.registry import Entry, lookup
 from .core.messages import warn
-from .core.options import is_real, whole_number
+from .core.options import (is_real, random_generator, results_rows,
+                           whole_number)
 from .core.rules import rule
 from .npdr import (CLASS_DRAWS, Permuter, Problem, check_covariates,
                    check_npdr_options, dense_features, one_sided_p,
@@ -262,9 +263,9 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
                          f"{permute!r}.")
     y, known = _known_target(y)
     observed = relieff(X, y, nominal, **relieff_options).weights
-    rng = np.random.default_rng(permutation_seed)
+    rng = random_generator(permutation_seed, "permutation_seed")
     if permute == "target":
-        null = np.empty((R, observed.shape[0]))
+        null = results_rows(R, observed.shape[0], "n_permutations")
         permuted = y.copy()
         for i in range(R):
             permuted[known] = y[rng.permutation(known)]
@@ -293,7 +294,7 @@ def _feature_nulls(X, y, nominal, observed, R, rng, progress, options):
     permuted (draw r); features without a weight to test (constant, no
     known value) are not refitted."""
     a = observed.shape[0]
-    null = np.zeros((R, a))
+    null = results_rows(R, a, "n_permutations", zeros=True)
     tested = [f for f in range(a) if not np.isnan(observed[f])
               and observed[f] != 0.0]
     sparse = sp.issparse(X)
@@ -518,7 +519,7 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
     observed = fits.statistics
     permuter = Permuter(y, checked, regression, bins, permutation_seed,
                         class_draws)
-    null = np.empty((R, observed.shape[0]))
+    null = results_rows(R, observed.shape[0], "n_permutations")
     for r in range(R):
         drawn = permuter.draw()
         with quiet_warnings():
@@ -656,8 +657,8 @@ def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,
     if size < 4:
         raise ValueError(f"A resample of {size} rows is too small; use a "
                          f"larger fraction or more data.")
-    rng = np.random.default_rng(resample_seed)
-    ranks = np.empty((B, a))
+    rng = random_generator(resample_seed, "resample_seed")
+    ranks = results_rows(B, a, "n_resamples")
     for i in range(B):
         rows = np.sort(rng.choice(known, size, replace=bootstrap))
         resampled = _refit(X[rows], y[rows], nominal, relieff_options)

@@ -35,21 +35,23 @@ def _schedule(a, remove, rounds, n_keep):
 
 def _rounds(score, a, remove, rounds, n_keep, progress=None):
     """TuRF around ``score(columns) -> weights of those columns``: (weights,
-    removed features worst first)."""
+    removed features worst first).  The first round always scores (with
+    ``n_keep`` >= a it is the only one: TuRF is then one run of its
+    scorer)."""
     per_round, n_rounds = _schedule(a, remove, rounds, n_keep)
     active = np.arange(a)
     last = np.full(a, np.nan)
     removed = []
     for step in range(n_rounds):
-        if len(active) <= n_keep:
+        if step and len(active) <= n_keep:
             break
         weights = np.asarray(score(active), dtype=float)
         last[active] = weights
         # the lowest first (NaN lowest); ties at the cut: the lower column
         order = sorted(range(len(active)), key=lambda p: (
             -np.inf if np.isnan(weights[p]) else weights[p], active[p]))
-        drop = [active[p] for p in order[:min(per_round,
-                                              len(active) - n_keep)]]
+        drop = [active[p] for p in order[:max(0, min(per_round,
+                                                     len(active) - n_keep))]]
         removed.extend(drop)
         active = np.array([f for f in active if f not in set(drop)],
                           dtype=int)

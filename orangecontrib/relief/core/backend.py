@@ -32,7 +32,7 @@ from . import pairsums, plan
 from .estimates import NO_FIXED, VARIANT_RELIEFF, estimate, estimate_after
 from .messages import warn
 from .neighbours import Neighbourhood
-from .options import Options, whole_number
+from .options import Options, random_generator, whole_number
 from .prepare import Prepared, prepare
 from .result import ReliefResult
 from .runtime import BATCH_BYTES, first_batch, trace_steps
@@ -84,7 +84,7 @@ def start(X, y, nominal, options, feature_names=None, class_names=None):
     fixed = _kernel_distance_weights(options.distance_weights, prep)
     n = prep.group.shape[0]
     m = _n_visits(options.n_iterations, n)
-    order = np.random.default_rng(options.random_state).permutation(n)[:m]
+    order = random_generator(options.random_state).permutation(n)[:m]
     a = prep.n_used
     hood = None
     if not (a == 0 or _nothing_to_learn(
@@ -153,25 +153,28 @@ def _nothing_to_learn(prep, regression, k_nearest, class_names=None):
         return True
     if not regression and k_nearest is not None:
         small = [c for c, count in enumerate(prep.class_counts)
-                 if 0 < count <= k_nearest]
+                 if count <= k_nearest]
         if small:
             warn(f"k_nearest={k_nearest} is not smaller than "
-                 f"{describe_classes(small, prep.class_counts, class_names)}"
+                 f"{describe_classes(small, prep, class_names)}"
                  "; such a class contributes all its instances.",
                  stacklevel=3)
     return False
 
 
-def describe_classes(codes, counts, class_names=None, most=5):
-    """How a message names classes `codes`: by name where `class_names`
-    gives one, with their sizes, the first `most` of them."""
+def describe_classes(classes, prep, class_names=None, most=5):
+    """How a message names the classes of indices `classes` (their codes
+    in ``prep.class_codes``): by name where `class_names` gives one, with
+    their sizes, the first `most` of them."""
     def name(c):
-        if class_names is not None and c < len(class_names):
-            return repr(str(class_names[c]))
-        return f"code {c}"
-    shown = [f"{name(c)} ({int(counts[c])} instances)" for c in codes[:most]]
-    more = len(codes) - len(shown)
-    text = ("class " if len(codes) == 1 else "classes ") + ", ".join(shown)
+        code = int(prep.class_codes[c])
+        if class_names is not None and code < len(class_names):
+            return repr(str(class_names[code]))
+        return f"code {code}"
+    shown = [f"{name(c)} ({int(prep.class_counts[c])} instances)"
+             for c in classes[:most]]
+    more = len(classes) - len(shown)
+    text = ("class " if len(classes) == 1 else "classes ") + ", ".join(shown)
     return text + (f" and {more} more" if more > 0 else "")
 
 

@@ -35,6 +35,7 @@ from numba.core import config
 
 from .backend import Backend, add_updates
 from .estimates import VARIANT_RELIEFF, estimate, step_weights
+from .options import from_environment, one_of
 from .neighbours import MODE_ANY, MODE_REGRESSION, RULE_K, RULE_SURF, \
     RULE_SURF_STAR
 from .vectorised import class_law, dense_view, expected_diff
@@ -120,11 +121,8 @@ def check_device(device):
     """``device`` checked: one of DEVICES (None: the environment variable
     ORANGE3_RELIEF_DEVICE, else "cpu")."""
     if device is None:
-        device = os.environ.get(DEVICE_VARIABLE) or "cpu"
-    if device not in DEVICES:
-        raise ValueError(f"device must be 'cpu', 'cuda' or 'auto'; got "
-                         f"{device!r}.")
-    return device
+        return from_environment(DEVICE_VARIABLE, DEVICES, "cpu")
+    return one_of(device, "device", DEVICES)
 
 
 def uncovered(setup):

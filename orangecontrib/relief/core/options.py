@@ -4,6 +4,7 @@ kernels, the first-use NumPy path, Weka's mode and the Dask backend all read
 the ``Options`` that passed here."""
 import math
 import numbers
+import os
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -44,6 +45,54 @@ def whole_number(value, name, minimum=1, maximum=None, otherwise=""):
                          f"{', ' + otherwise if otherwise else ''}; "
                          f"got {value!r}.")
     return int(value)
+
+
+def one_of(value, name, valid):
+    """`value` if it is one of `valid`; else a ValueError naming the option
+    (`name`, e.g. "device" or "the environment variable ...") and the
+    values it takes."""
+    if isinstance(value, str) and value in valid:
+        return value
+    choices = [repr(v) for v in valid]
+    listed = " or ".join(choices) if len(choices) < 3 else \
+        ", ".join(choices[:-1]) + " or " + choices[-1]
+    raise ValueError(f"{name} must be {listed}; got {value!r}.")
+
+
+def from_environment(variable, valid, default):
+    """The value of the environment variable `variable` (`default` when it
+    is unset or empty), checked to be one of `valid` (``one_of``; the
+    message names the variable)."""
+    value = os.environ.get(variable)
+    if not value:
+        return default
+    return one_of(value, f"The environment variable {variable}", valid)
+
+
+def random_generator(seed, name="random_state"):
+    """numpy's ``default_rng(seed)``, or a ValueError naming the option
+    (`name`) where `seed` is not a seed numpy takes: a whole number >= 0,
+    a numpy Generator (BitGenerator, SeedSequence), or None."""
+    if not isinstance(seed, (bool, float, str, bytes, complex)):
+        try:
+            return np.random.default_rng(seed)
+        except (TypeError, ValueError):
+            pass
+    raise ValueError(f"{name} must be a seed: a whole number >= 0, a numpy "
+                     f"Generator, or None; got {seed!r}.")
+
+
+def results_rows(count, width, name, zeros=False):
+    """An empty (or ``zeros``) count x width float array, one row per refit
+    that option `name` asks for; a ValueError naming it where the rows do
+    not fit in memory (numpy's "Unable to allocate 21.8 TiB")."""
+    try:
+        return np.zeros((count, width)) if zeros \
+            else np.empty((count, width))
+    except MemoryError:
+        raise ValueError(f"{name}={count} keeps {count:,} rows of {width} "
+                         f"numbers, more than this machine's memory; ask "
+                         f"for fewer.") from None
 
 
 def default_T(m):
@@ -122,10 +171,11 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
         raise ValueError(f"neighbours={neighbours!r} scores far instances, "
                          "which RReliefF (a numeric target) does not define; "
                          "use 'surf' or 'multisurf'.")
-    if weight_by_distance and not sigma > 0:
-        raise ValueError(f"sigma must be positive; got {sigma!r}.")
-    if T is not None and not T > 0:
-        raise ValueError(f"T must be positive (or None for 2/ln m); got {T!r}.")
+    if weight_by_distance and not (is_real(sigma) and sigma > 0):
+        raise ValueError(f"sigma must be a positive number; got {sigma!r}.")
+    if T is not None and not (is_real(T) and T > 0):
+        raise ValueError(f"T must be a positive number (or None for "
+                         f"2/ln m); got {T!r}.")
     if trace_every is not None:
         whole_number(trace_every, "trace_every",
                      otherwise="or None for no trace")
@@ -133,6 +183,8 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
         raise ValueError(f"compat must be None (this add-on's definitions) "
                          f"or 'weka' (Weka's ReliefFAttributeEval); got "
                          f"{compat!r}.")
+    if compat != "weka":       # (Weka's -D seed: weka._check_seed)
+        random_generator(random_state)
     if compat == "weka" and misses != "per_class":
         raise ValueError("Weka has no misses='any' (Relief-E); with "
                          "compat='weka' use misses='per_class'.")

@@ -71,10 +71,13 @@ def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
         mode, n_groups = MODE_REGRESSION, 1
     else:
         mode, n_groups = MODE_PER_CLASS, prep.n_classes
+    n = prep.group.shape[0]
+    # no group has more than the n - 1 other instances, and a group smaller
+    # than k contributes all of them: a larger k is n - 1 (never O(k) memory)
+    k_nearest = min(k_nearest, n - 1)
     rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)
                     if weight_by_distance else np.ones(k_nearest))
     counts = prep.class_counts.astype(float)
-    n = prep.group.shape[0]
     # P(C) / (1 - P(class(R))) from counts, so two classes give exactly 1
     class_factor = counts[None, :] / np.maximum(n - counts[:, None], 1)
     chosen = RULES[rule]

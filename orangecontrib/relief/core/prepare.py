@@ -67,7 +67,7 @@ class Data(NamedTuple):
     the numeric features first, then the nominal ones."""
     num: np.ndarray           # n x a_num float64, normalised; NaN = missing
     nom: np.ndarray           # n x a_nom int8/int32 codes; -1 = missing
-    group: np.ndarray         # n int64: class code (classification) or 0
+    group: np.ndarray         # n int64: class index (classification) or 0
     target: np.ndarray        # n: normalised target (regression) or zeros
     has_missing: bool
     sparse: bool              # True: the values are in ``rows``, not num/nom
@@ -91,13 +91,15 @@ class Prepared:
     constant: np.ndarray       # original indices of constant features (weight 0)
     all_missing: np.ndarray    # original indices of all-missing features (NaN)
     n_features: int
-    group: np.ndarray          # n int64: class code (classification) or 0
-    n_classes: int             # number of class codes (1 for regression)
+    group: np.ndarray          # n int64: class index (classification) or 0
+    n_classes: int             # number of classes present (1 for regression)
     class_counts: np.ndarray   # (n_classes,) int64
     target: Optional[np.ndarray]   # regression: normalised target, else None
     has_missing: bool
     missing: MissingTables
     n_dropped: int
+    # the caller's class code of each class index (``_classes``)
+    class_codes: np.ndarray
 
     @property
     def n_used(self):
@@ -111,10 +113,13 @@ class Prepared:
                     self.sparse, self.sp, self.missing)
 
 
-def as_floats(values, what):
-    """``values`` as a float array (no copy when it is one); text raises a
+def as_floats(values, what, names=None):
+    """``values`` as a float array (no copy when it is one); text, or a
+    complex number with an imaginary part (``real_part``), raises a
     ValueError that says what to give instead of numpy's "could not convert
-    string to float"."""
+    string to float" or its silent cut to the real part."""
+    if np.iscomplexobj(values):
+        values = real_part(np.asarray(values), what, names)
     try:
         return np.asarray(values, dtype=float)
     except (TypeError, ValueError):
@@ -124,6 +129,29 @@ def as_floats(values, what):
             "numpy.unique(labels, return_inverse=True)[1]), or use "
             "orangecontrib.relief.sklearn.ReliefFSelector, which encodes "
             "them.") from None
+
+
+def real_part(values, what, names=None, columns=None):
+    """The real part of complex ``values`` (a column's ``columns``: of
+    sparse data's stored values) where no imaginary part is set; else a
+    ValueError naming the first column (feature) or entry that has one:
+    Relief measures real differences, and which real number stands for a
+    complex one (its real part, its modulus) is the user's choice."""
+    imaginary = np.flatnonzero(values.imag.ravel() != 0)
+    if not len(imaginary):
+        return values.real
+    first = imaginary[0]
+    if columns is not None:
+        where = describe_feature(columns[first], names)
+    elif values.ndim == 2:
+        where = describe_feature(first % values.shape[1], names) \
+            + f", row {first // values.shape[1]}"
+    else:
+        where = f"entry {first}"
+    raise ValueError(
+        f"{what} holds complex numbers ({where}: "
+        f"{complex(values.ravel()[first])}); Relief takes real numbers. Give "
+        "the real part, the modulus (abs) or both as separate columns.")
 
 
 def describe_feature(f, names=None):
@@ -168,12 +196,15 @@ def range_scale(lo, hi):
     return pre, lo * pre, np.where(wide, hi * 0.5 - lo * 0.5, span)
 
 
-def checked_inputs(X, y, nominal):
+def checked_inputs(X, y, nominal, names=None):
     """X as floats (sparse data as it is), y as floats and the nominal mask
     (every feature numeric by default), with the checks every preparation
-    shares."""
+    shares (``names``: the features', for messages)."""
+    if sp.issparse(X) and np.iscomplexobj(X.data):
+        X = sp.csr_matrix(X)
+        X.data = real_part(X.data, "X", names, columns=X.indices)
     if not sp.issparse(X):
-        X = as_floats(X, "X")               # no copy: X is only read
+        X = as_floats(X, "X", names)        # no copy: X is only read
         if X.ndim != 2:
             raise ValueError("X must be a two-dimensional array (instances x "
                              "features).")
@@ -227,7 +258,7 @@ def prepare(X, y, nominal=None, regression=False, names=None):
     by default every feature is numeric.  ``names`` (optional) name the
     features in error messages.
     """
-    X, y, nominal = checked_inputs(X, y, nominal)
+    X, y, nominal = checked_inputs(X, y, nominal, names)
     n_features = X.shape[1]
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=float)
@@ -270,8 +301,11 @@ def prepare(X, y, nominal=None, regression=False, names=None):
         valid, top = codes(X, nom_cols, nom)
     if not valid:
         _bad_codes(X, nom_cols, names)
+    if top >= max(n, SPARSE_CODES):
+        nom = codes_present(nom)
 
-    group, n_classes, class_counts, target = _classes(y, regression)
+    group, n_classes, class_counts, target, class_codes = _classes(
+        y, regression)
     has_missing = bool(np.isnan(num).any() or (nom < 0).any())
     missing = _missing_tables(num, nom, group, n_classes, has_missing)
     return Prepared(num=num, nom=nom, sparse=False, sp=NO_SPARSE,
@@ -280,7 +314,7 @@ def prepare(X, y, nominal=None, regression=False, names=None):
                     n_features=n_features, group=group, n_classes=n_classes,
                     class_counts=class_counts, target=target,
                     has_missing=has_missing, missing=missing,
-                    n_dropped=n_dropped)
+                    n_dropped=n_dropped, class_codes=class_codes)
 
 
 # Small data is prepared with NumPy: the one-pass numba kernels below are 3x
@@ -357,6 +391,28 @@ def _nominal_codes(X, cols, out):
     return valid, top
 
 
+# Nominal codes from this one up, beyond the number of rows, are re-coded
+# (``codes_present``); below it RELIEF-D's P(v | c) table, sized by the
+# largest code, takes at most 0.5 MB per feature and class.
+SPARSE_CODES = 2 ** 16
+
+
+def codes_present(nom):
+    """Each column's codes re-coded to 0 .. v-1, the values it has in the
+    order of their codes (-1, missing, kept): the overlap diff and the laws
+    P(v | c) are the same, and codes no row has cost nothing (RELIEF-D's
+    tables are sized by the largest code).  ``prepare`` uses it when the
+    largest code is at least SPARSE_CODES and the number of rows (codes are
+    then missing, and a table sized by them would be large)."""
+    out = np.full(nom.shape, -1, np.int32)
+    for g in range(nom.shape[1]):
+        known = nom[:, g] >= 0
+        out[known, g] = np.unique(nom[known, g], return_inverse=True)[1] \
+            .ravel()
+    top = int(out.max(initial=-1))
+    return out.astype(np.int8) if top <= 127 else out
+
+
 def code_error(f, names=None):
     """The ValueError for nominal feature ``f`` holding a value that is not
     a non-negative integer code."""
@@ -383,19 +439,27 @@ def check_size(n):
 
 
 def _classes(y, regression):
-    """Class code per row (0 for regression), class sizes, and the target
-    normalised to [0, 1] for regression."""
+    """Class index per row (0 for regression), the number of classes, their
+    sizes, the target normalised to [0, 1] (regression; else None) and the
+    caller's code of each class index.
+
+    The classes present are re-coded to 0 .. c-1 in the order of their
+    codes, so that codes no row uses cost nothing (every table, bucket and
+    loop over classes is sized by c, not by the largest code); a class no
+    row has adds nothing to any weight, so the weights are those of the
+    codes as given."""
     n = len(y)
     if regression:
         group = np.zeros(n, dtype=np.int64)
         t_lo, t_hi = y.min(), y.max()
         pre, shift, span = range_scale(t_lo, t_hi)
         target = (y * pre - shift) / span if t_hi > t_lo else np.zeros(n)
-        return group, 1, np.array([n], dtype=np.int64), target
-    group = y.astype(np.int64)      # (codes checked by check_class_codes)
-    n_classes = int(group.max()) + 1
-    return (group, n_classes,
-            np.bincount(group, minlength=n_classes).astype(np.int64), None)
+        return group, 1, np.array([n], dtype=np.int64), target, np.zeros(1)
+    # (codes checked by check_class_codes)
+    codes, group, counts = np.unique(y.astype(np.int64), return_inverse=True,
+                                     return_counts=True)
+    return (group.astype(np.int64).ravel(), len(codes),
+            counts.astype(np.int64), None, codes)
 
 
 _INDEX = np.zeros(1, dtype=np.int64)
@@ -451,7 +515,8 @@ def _prepare_sparse(X, y, nominal, regression, names=None):
         X.data.astype(float), col_nominal.astype(np.bool_),
         Xc.indptr.astype(np.int64), Xc.indices.astype(np.uint32),
         Xc.data.astype(float))
-    group, n_classes, class_counts, target = _classes(y, regression)
+    group, n_classes, class_counts, target, class_codes = _classes(
+        y, regression)
     return Prepared(num=np.zeros((n, 0)), nom=np.zeros((n, 0), dtype=np.int8),
                     sparse=True, sp=sparse_data, used=used,
                     constant=np.flatnonzero(~usable),
@@ -462,7 +527,7 @@ def _prepare_sparse(X, y, nominal, regression, names=None):
                     missing=_missing_tables(np.zeros((n, 0)),
                                             np.zeros((n, 0), dtype=np.int8),
                                             group, n_classes, False),
-                    n_dropped=n_dropped)
+                    n_dropped=n_dropped, class_codes=class_codes)
 
 
 def _expected_abs_between(a, b):

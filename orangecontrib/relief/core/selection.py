@@ -7,7 +7,6 @@ takes ``orangecontrib.relief.distributed``'s.  ``device="cuda"`` takes the
 GPU's (``cuda.CudaBackend``); ``device="auto"`` takes it where a GPU is
 present and covers the run, else the CPU's, and says so once.
 """
-import os
 import time
 
 from . import cuda, warmup
@@ -15,6 +14,7 @@ from .backend import Backend
 from .compiled import CompiledBackend, kernel_set
 from .cuda import CudaBackend
 from .messages import warn
+from .options import from_environment, one_of
 from .vectorised import VectorisedBackend
 from .weka import WekaBackend
 
@@ -38,13 +38,11 @@ def local_backend(setup, n_threads, kernels=None, progress=None,
         return CudaBackend(setup, n_threads)
     if setup.options.compat == "weka":
         return WekaBackend(setup, n_threads)
-    name = kernels or os.environ.get(KERNELS_VARIABLE) or AUTOMATIC
+    valid = (*BACKENDS, AUTOMATIC)
+    name = one_of(kernels, "kernels", valid) if kernels else \
+        from_environment(KERNELS_VARIABLE, valid, AUTOMATIC)
     if name == AUTOMATIC:
         return FirstUse(setup, n_threads, progress, status)
-    if name not in BACKENDS:
-        names = ", ".join(map(repr, BACKENDS))
-        raise ValueError(f"kernels must be {names} or None (automatic); "
-                         f"got {name!r}.")
     chosen = BACKENDS[name]
     if not chosen.covers(setup):
         raise ValueError(f"The {name} kernels do not cover "

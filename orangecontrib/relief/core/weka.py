@@ -48,8 +48,9 @@ class WekaData(NamedTuple):
     missing value, 1 - 1/(declared values); ``group``: a row's class code
     (-1 missing) or 0 for every row (regression); ``known``: the rows that
     are visited (a known class or target); ``target``: the normalised
-    target (regression); ``prior``: count(c) / n over all n rows; ``many``:
-    more than two declared class values."""
+    target (regression); ``prior``: count(c) / n over all n rows, of the
+    classes present (``group`` indexes them); ``many``: more than two
+    declared class values."""
     values: np.ndarray
     nominal: np.ndarray
     lost: np.ndarray
@@ -68,7 +69,7 @@ class WekaData(NamedTuple):
 
 class WekaHood(NamedTuple):
     """The neighbours a visit takes: ``k`` per group, in ``n_groups`` groups
-    (the declared classes, or one for regression), ranked with the rank
+    (the classes present, or one for regression), ranked with the rank
     weights ``ranks`` when ``weighted`` (-W)."""
     k: int
     n_groups: int
@@ -83,7 +84,7 @@ def weka_prepare(X, y, nominal, regression, n_values=None, n_class_values=None,
     """``WekaData`` of X (n x a, NaN = missing; sparse data is made dense,
     absent entries being zeros as in Weka) and y (NaN = missing).  The
     declared numbers of values default to the largest code + 1."""
-    X, y, nominal = checked_inputs(X, y, nominal)
+    X, y, nominal = checked_inputs(X, y, nominal, names)
     if sp.issparse(X):
         X = X.toarray()
     n, a = X.shape
@@ -103,9 +104,9 @@ def weka_prepare(X, y, nominal, regression, n_values=None, n_class_values=None,
         target = weka_norm(y[:, None], np.min(y[known]), np.max(y[known]))
         return WekaData(values, nominal, lost, np.zeros(n, np.int64), known,
                         target[:, 0], np.zeros(1), False, True)
-    group, prior = _weka_classes(y, known, n_class_values)
+    group, prior, many = _weka_classes(y, known, n_class_values)
     return WekaData(values, nominal, lost, group, known, np.zeros(n), prior,
-                    prior.shape[0] > 2, False)
+                    many, False)
 
 
 def weka_norm(X, lo, hi):
@@ -155,8 +156,11 @@ def _declared(X, nominal, n_values, names):
 
 
 def _weka_classes(y, known, n_class_values):
-    """Class codes per row (-1: missing) and Weka's priors count(c) / n,
-    n counting every row (section 8)."""
+    """Class indices per row (-1: missing), Weka's priors count(c) / n, n
+    counting every row (section 8), and whether more than two class values
+    are declared.  The classes present are re-coded to 0 .. c-1 in the
+    order of their codes: a declared class no row has has prior 0 and no
+    neighbours, so it adds nothing, and needs no slots or loops."""
     codes = y[known]
     check_class_codes(codes)
     top = int(codes.max()) + 1
@@ -164,10 +168,12 @@ def _weka_classes(y, known, n_class_values):
     if n_groups < top:
         raise ValueError(f"n_class_values = {n_class_values} does not cover "
                          f"the class codes (the largest is {top - 1}).")
+    present, index, counts = np.unique(codes.astype(np.int64),
+                                       return_inverse=True,
+                                       return_counts=True)
     group = np.full(y.shape[0], -1, np.int64)
-    group[known] = codes.astype(np.int64)
-    counts = np.bincount(group[known], minlength=n_groups)
-    return group, counts / float(y.shape[0])
+    group[known] = index.ravel()
+    return group, counts / float(y.shape[0]), n_groups > 2
 
 
 def inert_features(data):

@@ -22,13 +22,8 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core import warmup
+from orangecontrib.relief.scoring import has_instance_weights
 from orangecontrib.relief.widgets.reliefviews import WeightsModel, WeightsView
-
-
-def has_instance_weights(data: Table) -> bool:
-    """Whether `data` weighs its instances unequally (``Table.W``), which
-    the Relief scorers do not support yet."""
-    return bool(data.has_weights() and data.W.size and np.ptp(data.W) > 0)
 
 
 def fit_popups(widget):

@@ -1,0 +1,110 @@
+"""Redundancy from Relief's own updates, and the non-redundant selection (issue 42)."""
+import numpy as np
+import pytest
+
+from orangecontrib.relief.core import relieff
+from orangecontrib.relief.redundancy import (
+    relief_redundancy, select_non_redundant, update_redundancy, visit_updates)
+
+
+def test_visit_updates_recover_the_mean():
+    rng = np.random.default_rng(0)
+    X = rng.random((40, 4))
+    y = (X[:, 0] > 0.5).astype(float)
+    result = relieff(X, y, trace_every=1)
+    updates = visit_updates(result.trace)
+    assert updates.shape == (40, 4)
+    np.testing.assert_allclose(updates.mean(axis=0), result.weights,
+                               atol=1e-14)
+
+
+def test_hand_checked_matrix():
+    # columns: a, a again, -a (opposite moves), a constant update
+    a = np.array([1.0, 0.0, 1.0, 0.0])
+    updates = np.column_stack([a, a, -a, np.full(4, 0.5)])
+    assert np.array_equal(update_redundancy(updates), np.array(
+        [[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], float))
+
+
+def copies_table(n=400, seed=1):
+    """Three relevant numeric features, ten irrelevant ones, and a copy of
+    each relevant one of another kind: exact, noisy, monotone nonlinear,
+    and a nominal discretisation of the first."""
+    rng = np.random.default_rng(seed)
+    relevant = rng.random((n, 3))
+    y = (relevant.sum(axis=1) > 1.5).astype(float)
+    X = np.hstack([relevant, rng.random((n, 10)), relevant[:, :1],
+                   relevant[:, 1:2] + rng.normal(0, 0.05, (n, 1)),
+                   np.exp(3 * relevant[:, 2:3]),
+                   np.floor(relevant[:, :1] * 4)])
+    nominal = np.zeros(X.shape[1], bool)
+    nominal[-1] = True
+    return X, y, nominal
+
+
+def test_copies_are_redundant_independent_features_are_not():
+    X, y, nominal = copies_table()
+    result = relief_redundancy(X, y, nominal, top=17)
+    where = {f: i for i, f in enumerate(result.features)}
+    level = lambda f, g: result.matrix[where[f], where[g]]   # noqa: E731
+    assert level(0, 13) == pytest.approx(1.0)      # exact copy
+    assert level(1, 14) > 0.8                       # noisy copy
+    assert level(2, 15) > 0.8                       # exp(3 x) of the third
+    assert level(0, 16) > 0.5                       # discretised
+    for f, g in [(0, 1), (0, 2), (1, 2)] + [(0, j) for j in range(3, 13)]:
+        assert level(f, g) < 0.35, (f, g)
+    # measuring does not change the weights
+    assert np.array_equal(result.weights, relieff(X, y, nominal).weights)
+
+
+def test_selection_keeps_one_of_each_copy_group():
+    X, y, nominal = copies_table()
+    groups = [{0, 13, 16}, {1, 14}, {2, 15}]
+    result = relief_redundancy(X, y, nominal)
+    # plain ReliefF's top six are the three groups twice over
+    assert set(result.features[:6]) <= set().union(*groups)
+    chosen, redundant_with = result.select(3)
+    assert [len(set(chosen) & group) for group in groups] == [1, 1, 1]
+    for i, f in enumerate(result.features):
+        if f not in chosen and any(f in g for g in groups):
+            group = next(g for g in groups if f in g)
+            assert redundant_with[i] in group and redundant_with[i] in chosen
+
+
+@pytest.mark.parametrize("p", [2, 3])
+def test_interacting_features_are_both_kept(p):
+    """XOR (p = 2) and Modulo-3 of two features: not redundant."""
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, p, (600, 8)).astype(float)
+    y = ((X[:, 0] + X[:, 1]) % p).astype(float)
+    result = relief_redundancy(X, y, np.ones(8, bool))
+    assert set(result.features[:2]) == {0, 1}
+    assert result.matrix[0, 1] < 0.2
+    chosen, _ = result.select(2)
+    assert set(chosen) == {0, 1}
+
+
+def test_too_few_non_redundant_features_fill_with_least_redundant():
+    weights = np.array([3.0, 2.0, 1.0])
+    matrix = np.array([[1, 0.9, 0.6], [0.9, 1, 0.5], [0.6, 0.5, 1]])
+    chosen, redundant_with = select_non_redundant(
+        weights, np.arange(3), matrix, 2, threshold=0.5)
+    assert list(chosen) == [0, 2]
+    assert list(redundant_with) == [-1, 0, -1]
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(regression=True), "needs a class"),
+    (dict(variant="irelief"), "I-RELIEF"),
+    (dict(trace_every=2), "trace_every"),
+    (dict(top=0), "top must be"),
+])
+def test_bad_options_say_what_is_wrong(options, message):
+    X = np.random.default_rng(0).random((20, 3))
+    with pytest.raises(ValueError, match=message):
+        relief_redundancy(X, (X[:, 0] > 0.5).astype(float), **options)
+
+
+def test_bad_threshold():
+    with pytest.raises(ValueError, match="threshold"):
+        select_non_redundant(np.ones(2), np.arange(2), np.eye(2), 1, 0)

@@ -108,3 +108,126 @@ def test_bad_options_say_what_is_wrong(options, message):
 def test_bad_threshold():
     with pytest.raises(ValueError, match="threshold"):
         select_non_redundant(np.ones(2), np.arange(2), np.eye(2), 1, 0)
+
+
+def test_selector_skips_redundant_features():
+    from orangecontrib.relief.sklearn import ReliefFSelector
+    X, y, _ = copies_table()
+    X = X[:, :-1]           # numeric only: the selector's nominal guess
+    groups = [{0, 13}, {1, 14}, {2, 15}]
+    plain = ReliefFSelector(n_features_to_select=3).fit(X, y)
+    assert set(np.flatnonzero(plain.get_support())) <= set().union(*groups)
+    selector = ReliefFSelector(n_features_to_select=3, redundancy=True)
+    kept = set(np.flatnonzero(selector.fit(X, y).get_support()))
+    assert [len(kept & g) for g in groups] == [1, 1, 1]
+    assert selector.transform(X).shape == (len(X), 3)
+    np.testing.assert_array_equal(selector.feature_importances_,
+                                  plain.feature_importances_)
+    for group in groups:
+        (original,) = kept & group
+        for other in group - {original}:
+            assert selector.redundant_with_[other] == original
+
+
+def test_selector_keeps_the_xor_pair():
+    from orangecontrib.relief.sklearn import ReliefFSelector
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, (500, 6))
+    y = X[:, 0] ^ X[:, 1]
+    selector = ReliefFSelector(n_features_to_select=2, redundancy=True,
+                               discrete_features=True).fit(X, y)
+    assert list(np.flatnonzero(selector.get_support())) == [0, 1]
+
+
+@pytest.mark.parametrize("options, target, message", [
+    (dict(threshold="p:0.05"), "class", "does not combine"),
+    (dict(), "number", "needs a class"),
+    (dict(redundancy_threshold=1.5), "class", "threshold must be in"),
+])
+def test_selector_bad_redundancy_options(options, target, message):
+    from orangecontrib.relief.sklearn import ReliefFSelector
+    rng = np.random.default_rng(0)
+    X = rng.random((30, 4))
+    y = X[:, 0] if target == "number" else (X[:, 0] > 0.5).astype(int)
+    with pytest.raises(ValueError, match=message):
+        ReliefFSelector(redundancy=True, **options).fit(X, y)
+
+
+def copies_orange_table():
+    from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
+                             Table)
+    X, y, _ = copies_table()
+    X = X[:, :-1]
+    names = [f"a{i}" for i in range(3)] + [f"noise{i}" for i in range(10)] \
+        + ["a0_copy", "a1_noisy", "a2_exp"]
+    domain = Domain([ContinuousVariable(name) for name in names],
+                    DiscreteVariable("y", values=("0", "1")))
+    return Table.from_numpy(domain, X, y)
+
+
+def test_scorer_redundancy_and_preprocessor():
+    from orangecontrib.relief.scoring import ReliefF, SelectNonRedundant
+    data = copies_orange_table()
+    result = ReliefF().redundancy(data, top=5)
+    assert len(result.features) == 5 and result.matrix.shape == (5, 5)
+    kept = SelectNonRedundant(ReliefF(), n_features=3)(data)
+    names = {var.name for var in kept.domain.attributes}
+    groups = [{"a0", "a0_copy"}, {"a1", "a1_noisy"}, {"a2", "a2_exp"}]
+    assert [len(names & g) for g in groups] == [1, 1, 1]
+    assert kept.domain.class_var is data.domain.class_var
+
+
+def test_preprocessor_reselects_in_every_fold():
+    """Test & Score's cross-validation calls the preprocessor on each
+    training set: the features it keeps come from that set only."""
+    from Orange.classification import KNNLearner
+    from Orange.evaluation import CrossValidation
+    from orangecontrib.relief.scoring import ReliefF, SelectNonRedundant
+    data = copies_orange_table()
+    seen = []
+
+    class Recording(SelectNonRedundant):
+        def __call__(self, data):
+            kept = super().__call__(data)
+            seen.append((len(data), [v.name for v in kept.domain.attributes]))
+            return kept
+
+    learner = KNNLearner(preprocessors=[Recording(ReliefF(), n_features=3)])
+    results = CrossValidation(k=3)(data, [learner])
+    assert len(seen) == 3 and sum(size for size, _ in seen) == 2 * len(data) and all(len(names) == 3 for _, names in seen)
+    from Orange.evaluation import CA
+    assert CA(results)[0] > 0.8
+
+
+def test_preprocessor_bad_n_features():
+    from orangecontrib.relief.scoring import ReliefF, SelectNonRedundant
+    with pytest.raises(ValueError, match="n_features"):
+        SelectNonRedundant(ReliefF(), n_features=0)
+
+
+def test_cli_skip_redundant(capsys, tmp_path):
+    from orangecontrib.relief.cli import main
+    path = str(tmp_path / "copies.tab")
+    copies_orange_table().save(path)
+    assert main(["score", path, "--skip-redundant", "3", "--format",
+                 "json"]) == 0
+    import json
+    rows = json.loads(capsys.readouterr().out)
+    kept = {row["feature"] for row in rows if row["kept"] == 1}
+    groups = [{"a0", "a0_copy"}, {"a1", "a1_noisy"}, {"a2", "a2_exp"}]
+    assert [len(kept & g) for g in groups] == [1, 1, 1]
+    copies = [row for row in rows if row["feature"] in set().union(*groups)
+              and row["kept"] == 0]
+    assert len(copies) == 3 and all(row["redundancy"] > 0.5 for row in copies)
+    assert main(["score", path, "--skip-redundant", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "skip-redundant: kept 3 features" in out and "(with a" in out
+
+
+def test_cli_skip_redundant_refuses_turf(capsys, tmp_path):
+    from orangecontrib.relief.cli import main
+    path = str(tmp_path / "copies.tab")
+    copies_orange_table().save(path)
+    assert main(["score", path, "--skip-redundant", "3", "--turf",
+                 "0.1"]) != 0
+    assert "--skip-redundant" in capsys.readouterr().err

@@ -73,10 +73,13 @@ class RedundancyResult:
         The top t features, best first (``core.ranking``).
     matrix : ndarray (t, t)
         ``update_redundancy`` among them, in the order of ``features``.
+    n_iterations : int
+        m, the number of visited instances.
     """
     weights: np.ndarray
     features: np.ndarray
     matrix: np.ndarray
+    n_iterations: int
 
     def select(self, n_select, threshold=THRESHOLD):
         """``select_non_redundant`` on this run."""
@@ -115,7 +118,7 @@ def relief_redundancy(X, y, nominal=None, *, top=TOP, **options):
     features = ranking(result.weights)[:min(top, a)]
     updates = visit_updates(result.trace)[:, features]
     return RedundancyResult(result.weights, features,
-                            update_redundancy(updates))
+                            update_redundancy(updates), result.n_iterations)
 
 
 def select_non_redundant(weights, features, matrix, n_select,

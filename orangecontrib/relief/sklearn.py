@@ -31,6 +31,7 @@ from . import stats
 from .core import ranking, relieff
 from .core.cuda import check_device
 from .core.registry import lookup
+from .redundancy import THRESHOLD, TOP, relief_redundancy
 
 try:
     from sklearn.utils.validation import validate_data
@@ -124,6 +125,18 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         Nearest hits, and nearest misses of each other class, per visited
         instance; instances tied with the k-th share its slots.  Used by
         ``neighbours="k"`` only.
+    redundancy : bool, default=False
+        Keep ``n_features_to_select`` features each adding what the kept
+        ones do not already say: walk down the ranking and skip a feature
+        whose per-visit updates follow those of a kept one (correlation of
+        the update sequences >= ``redundancy_threshold``, measured in the
+        same run among the top max(50, n_features_to_select_) features;
+        ``orangecontrib.relief.redundancy``).  Exact, noisy, monotone and
+        discretised copies are skipped; interacting features (XOR) are
+        not redundant and are both kept.  Classification, visiting variants
+        (not I-RELIEF); not with ``threshold`` or ``covariates``.
+    redundancy_threshold : float in (0, 1], default=0.5
+        The update correlation from which a feature counts as redundant.
     threshold : str or None, default=None
         Select the features whose weights are significant instead of a
         fixed number: ``"fdr:0.05"`` keeps those with Benjamini-Hochberg
@@ -238,6 +251,13 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         The class labels (classification only).
     n_iterations_ : int
         m, the number of instances visited.
+    redundant_with_ : ndarray of int, shape (n_features,)
+        With ``redundancy=True``: for each feature, the kept feature whose
+        per-visit updates it follows (``redundancy.update_redundancy`` at
+        least ``redundancy_threshold``), -1 for none or unmeasured.
+    redundancy_features_, redundancy_matrix_ : ndarray
+        With ``redundancy=True``: the top max(50, n_features_to_select_)
+        features, best first, and their redundancy matrix.
     n_features_in_ : int
         Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (n_features,)
@@ -289,7 +309,8 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                  sigma=2.0, misses="per_class", T=None, n_jobs=None,
                  compat=None, neighbours="k", threshold=None,
                  significance=None, n_permutations=99, covariates=None,
-                 device=None):
+                 device=None, redundancy=False,
+                 redundancy_threshold=THRESHOLD):
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -308,6 +329,8 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         self.n_permutations = n_permutations
         self.covariates = covariates
         self.device = device
+        self.redundancy = redundancy
+        self.redundancy_threshold = redundancy_threshold
 
     def fit(self, X, y):
         """Estimate the Relief weight of every feature.
@@ -378,7 +401,12 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         if names is not None:
             options["feature_names"] = list(np.asarray(names)[features])
         Xf = X[:, features] if covariates.size else X
-        result = relieff(Xf, y, nominal[features], **options)
+        if self.redundancy:
+            result = self._fit_non_redundant(Xf, y, nominal[features],
+                                             options, rule, covariates)
+        else:
+            self._chosen = None
+            result = relieff(Xf, y, nominal[features], **options)
         self.feature_importances_ = np.full(X.shape[1], np.nan)
         self.feature_importances_[features] = result.weights
         self.n_iterations_ = result.n_iterations
@@ -404,6 +432,32 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
                     full[features] = getattr(self, name)
                     setattr(self, name, full)
         return self
+
+    def _fit_non_redundant(self, X, y, nominal, options, rule, covariates):
+        """With ``redundancy=True``: the weights, and the features that
+        ``select_non_redundant`` keeps among the top ones
+        (``redundancy.relief_redundancy``, the same run)."""
+        if rule is not None or covariates.size:
+            raise ValueError("redundancy=True selects a number of features; "
+                             "it does not combine with threshold or "
+                             "covariates: leave those out.")
+        if self.regression_:
+            raise ValueError("redundancy=True needs a class (it compares "
+                             "ReliefF's per-visit updates); RReliefF has "
+                             "none: use redundancy=False for a numeric "
+                             "target.")
+        n_select = self._n_selected(X.shape[1])
+        result = relief_redundancy(X, y, nominal, top=max(TOP, n_select),
+                                   **options)
+        chosen, redundant_with = result.select(n_select,
+                                               self.redundancy_threshold)
+        self._chosen = np.zeros(X.shape[1], dtype=bool)
+        self._chosen[chosen] = True
+        self.redundant_with_ = np.full(X.shape[1], -1)
+        self.redundant_with_[result.features] = redundant_with
+        self.redundancy_features_ = result.features
+        self.redundancy_matrix_ = result.matrix
+        return result
 
     def _test_name(self):
         """The registered test behind ``threshold``: ``significance``, or
@@ -506,6 +560,8 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         """Boolean mask of the ``n_features_to_select_`` best-ranked features
         (with ``threshold``: among those that pass it)."""
         check_is_fitted(self)
+        if getattr(self, "_chosen", None) is not None:
+            return self._chosen.copy()
         if getattr(self, "_passing", None) is None:
             return self.ranking_ <= self.n_features_to_select_
         order = np.argsort(self.ranking_)

@@ -116,7 +116,7 @@ def relief_redundancy(X, y, nominal=None, *, top=TOP, **options):
                          f"instances (n_iterations) or score fewer features.")
     result = relieff(X, y, nominal, trace_every=1, **options)
     features = ranking(result.weights)[:min(top, a)]
-    updates = visit_updates(result.trace)[:, features]
+    updates = visit_updates(result.trace[:, features])
     return RedundancyResult(result.weights, features,
                             update_redundancy(updates), result.n_iterations)
 

@@ -296,6 +296,13 @@ def write_section(path, text):
     path.write_text(new, encoding="utf-8")
 
 
+def default_data_dir():
+    """The shared data beside the checkout (GAMETES), or /work/shared/data
+    from a worktree."""
+    beside = ROOT.parent / "shared" / "data"
+    return beside if beside.exists() else Path("/work/shared/data")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
@@ -303,10 +310,7 @@ def main(argv=None):
     parser.add_argument("--seeds", type=int, default=None)
     parser.add_argument("--methods", nargs="+", default=list(METHODS),
                         choices=METHODS)
-    default_data = ROOT.parent / "shared" / "data"
-    if not default_data.exists():
-        default_data = Path("/work/shared/data")
-    parser.add_argument("--data-dir", default=str(default_data),
+    parser.add_argument("--data-dir", default=str(default_data_dir()),
                         help="where the GAMETES file is")
     parser.add_argument("--out", default=None,
                         help="write the tables into this markdown file")

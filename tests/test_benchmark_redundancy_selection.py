@@ -54,3 +54,17 @@ def test_measures_count_repeated_groups(selection):
     index = {v.name: i for i, v in enumerate(table.domain.attributes)}
     chosen = np.array([index[n] for n in ("x0", "x0_copy", "x1")])
     assert selection.measures(table, chosen, 3, 0)["dup"] == pytest.approx(1 / 3)
+
+
+def test_measure_comparison_helpers(selection):
+    import redundancy_measures as measures
+    assert measures.auc(np.array([0.9, 0.1, 0.5]),
+                        np.array([True, False, False])) == 1.0
+    assert measures.auc(np.array([0.5, 0.5]), np.array([True, False])) == 0.5
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (60, 4)).astype(float)
+    X[:, 3] = X[:, 0]
+    y = X[:, 0].copy()
+    cosine = measures.collisions(X, y, np.ones(4, bool), np.arange(4))
+    assert cosine[0, 3] == pytest.approx(1.0)
+    assert cosine[1, 2] < 0.9

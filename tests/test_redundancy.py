@@ -1,10 +1,12 @@
 """Redundancy from Relief's own updates, and the non-redundant selection (issue 42)."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from orangecontrib.relief.core import relieff
 from orangecontrib.relief.redundancy import (
-    relief_redundancy, select_non_redundant, update_redundancy, visit_updates)
+    THRESHOLD, relief_redundancy, select_non_redundant, update_redundancy, visit_updates)
 
 
 def test_visit_updates_recover_the_mean():
@@ -50,7 +52,7 @@ def test_copies_are_redundant_independent_features_are_not():
     assert level(0, 13) == pytest.approx(1.0)      # exact copy
     assert level(1, 14) > 0.8                       # noisy copy
     assert level(2, 15) > 0.8                       # exp(3 x) of the third
-    assert level(0, 16) > 0.5                       # discretised
+    assert level(0, 16) > THRESHOLD                 # discretised
     for f, g in [(0, 1), (0, 2), (1, 2)] + [(0, j) for j in range(3, 13)]:
         assert level(f, g) < 0.35, (f, g)
     # measuring does not change the weights
@@ -82,6 +84,26 @@ def test_interacting_features_are_both_kept(p):
     assert result.matrix[0, 1] < 0.2
     chosen, _ = result.select(2)
     assert set(chosen) == {0, 1}
+
+
+GAMETES = next((path for path in (
+    Path(__file__).resolve().parents[1] / ".." / "shared" / "data",
+    Path("/work/shared/data"))
+    if (path / "GAMETES_Epistasis_2-Way_20atts_0.4H_EDM-1_1.tsv").exists()),
+    None)
+
+
+@pytest.mark.skipif(GAMETES is None, reason="no shared GAMETES data")
+@pytest.mark.parametrize("half", [0, 1])
+def test_gametes_interacting_pair_is_kept(half):
+    """P1 x P2 epistasis: their updates correlate (~0.5: both move on the
+    rows whose class the pair predicts) but stay below the threshold."""
+    matrix = np.loadtxt(GAMETES / "GAMETES_Epistasis_2-Way_20atts_0.4H_"
+                        "EDM-1_1.tsv", delimiter="\t", skiprows=1)[half::2]
+    result = relief_redundancy(matrix[:, :-1], matrix[:, -1],
+                               np.ones(20, bool))
+    assert set(result.features[:2]) == {18, 19}          # P1, P2
+    assert set(result.select(2)[0]) == {18, 19}
 
 
 def test_too_few_non_redundant_features_fill_with_least_redundant():

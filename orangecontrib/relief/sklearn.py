@@ -135,7 +135,7 @@ class ReliefFSelector(SelectorMixin, BaseEstimator):
         discretised copies are skipped; interacting features (XOR) are
         not redundant and are both kept.  Classification, visiting variants
         (not I-RELIEF); not with ``threshold`` or ``covariates``.
-    redundancy_threshold : float in (0, 1], default=0.5
+    redundancy_threshold : float in (0, 1], default=0.65
         The update correlation from which a feature counts as redundant.
     threshold : str or None, default=None
         Select the features whose weights are significant instead of a

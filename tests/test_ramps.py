@@ -73,3 +73,9 @@ def test_unknown_variant_names_the_ramps():
     X, y = data()
     with pytest.raises(ValueError, match="pdrelieff-linear"):
         relieff(X, y, variant="pdrelieff-cubic")
+
+
+def test_ramps_do_not_run_on_a_cluster():
+    from orangecontrib.relief.distributed import check_cluster_options
+    with pytest.raises(ValueError, match="pdReliefF cannot run on a Dask"):
+        check_cluster_options("pdrelieff-logistic")

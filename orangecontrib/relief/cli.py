@@ -40,6 +40,7 @@ from orangecontrib.relief.scoring import (DReliefF, IReliefF, PDReliefF,
 from orangecontrib.relief.stats import (NPDR_DEFAULT, TESTS, find_test,
                                        unreachable_threshold)
 from orangecontrib.relief.turf import TuRF
+from orangecontrib.relief.redundancy import THRESHOLD, TOP
 
 METHODS = {"relieff": ReliefF, "drelieff": DReliefF, "pdrelieff": PDReliefF,
            "irelief": IReliefF}
@@ -353,6 +354,11 @@ def cluster(args):
 def _score(args, table, class_var, options, client):
     """Weight the attributes of ``table`` (on ``client``'s cluster when
     given) and print the ranking."""
+    if args.skip_redundant is not None and (args.turf is not None
+                                            or client is not None):
+        raise ValueError("--skip-redundant measures redundancy in one run "
+                         "on this machine; it does not go with --turf, "
+                         "--dask or --scheduler.")
     if client is not None:
         options = dict(options, client=client, n_jobs=None)
     scorer = METHODS[args.method](**options)
@@ -368,6 +374,9 @@ def _score(args, table, class_var, options, client):
             if args.turf is not None:
                 weights, _ = scorer.score_table(table, progress=bar)
                 m = args.m or int(np.sum(~np.isnan(table.Y)))
+            elif args.skip_redundant is not None:
+                result, redundant = non_redundant(args, scorer, table, bar)
+                weights, m = result.weights, result.n_iterations
             else:
                 result = scorer.score_table(table, progress=bar,
                                             status=_say)
@@ -379,6 +388,9 @@ def _score(args, table, class_var, options, client):
         print(f"warning: {warning.message}", file=sys.stderr)
     with quiet_warnings():      # (the tests' first fits repeat the run's)
         extra, notes = statistics(args, scorer, table)
+    if args.skip_redundant is not None:
+        extra.update(redundant[0])
+        notes.append(redundant[1])
     names = [var.name for var in table.domain.attributes]
     order = core_ranking(weights)[:args.top]
     header = ""
@@ -400,6 +412,34 @@ def _score(args, table, class_var, options, client):
                   f"{turf}" + ("" if gpu is None else f"; GPU: {gpu}"))
     print_ranking(args.format, header, names, weights, order, extra, notes)
     return 0
+
+
+def non_redundant(args, scorer, table, bar):
+    """``--skip-redundant N``: the run with the redundancy of its top
+    features (``scorer.redundancy``), the columns ``kept`` (1 for the N
+    features kept) and ``redundancy`` (the largest update correlation with a
+    kept feature; NaN below the measured top) and a note naming them."""
+    n = args.skip_redundant
+    result = scorer.redundancy(table, top=max(TOP, n), progress=bar)
+    chosen, redundant_with = result.select(n)
+    a = len(table.domain.attributes)
+    kept, level = np.zeros(a), np.full(a, np.nan)
+    kept[chosen] = 1
+    place = {f: i for i, f in enumerate(result.features)}
+    columns = [place[f] for f in chosen]
+    level[result.features] = result.matrix[:, columns].max(axis=1) \
+        if columns else 0.0
+    level[chosen] = 0.0
+    names = [var.name for var in table.domain.attributes]
+    skipped = [f"{names[f]} (with {names[w]})" for f, w in
+               zip(result.features, redundant_with) if w >= 0]
+    note = (f"skip-redundant: kept {len(chosen)} features, "
+            f"{', '.join(names[f] for f in chosen)}; redundancy = the "
+            f"correlation of a feature's per-visit updates with a kept "
+            f"one's (>= {THRESHOLD:g}: redundant), measured among the top "
+            f"{len(result.features)}"
+            + (f"; redundant: {', '.join(skipped)}" if skipped else ""))
+    return result, (dict(kept=kept, redundancy=level), note)
 
 
 def gpu_name(args, client=None, device=None):
@@ -805,6 +845,12 @@ def build_parser():
                                    "here (default: all cores)")
     score_parser.add_argument("--top", type=_positive_int, default=None,
                               help="print only the N best features")
+    score_parser.add_argument("--skip-redundant", type=_positive_int,
+                              default=None, metavar="N",
+                              help="keep N features, skipping any whose "
+                                   "per-visit updates follow a kept one's "
+                                   "(copies); adds the columns kept and "
+                                   "redundancy (classification)")
     score_parser.add_argument("--format", choices=("table", "csv", "json"),
                               default="table",
                               help="output format (default: table)")

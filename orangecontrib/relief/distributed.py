@@ -70,8 +70,9 @@ def check_cluster_options(variant="relieff", compat=None,
             "ReliefF with distance_weights"
         raise ValueError(f"{what} runs on one machine (all its cores), not "
                          "on a Dask cluster; run it without a Dask client.")
-    if variant in ("drelieff", "pdrelieff"):
-        name = {"drelieff": "dReliefF", "pdrelieff": "pdReliefF"}[variant]
+    if variant in ("drelieff", "pdrelieff", "pdrelieff-linear",
+                   "pdrelieff-logistic"):
+        name = {"drelieff": "dReliefF"}.get(variant, "pdReliefF")
         raise ValueError(
             f"{name} cannot run on a Dask cluster: each of its visits uses "
             "the estimate of all the visits before it, so the visits cannot "

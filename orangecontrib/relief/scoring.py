@@ -24,11 +24,13 @@ from .core.messages import warn
 from .core.options import check_options
 from .core.rules import RULES
 from .distributed import check_cluster_options
+from .redundancy import THRESHOLD, TOP, relief_redundancy
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
            "RULE_NAMES", "has_instance_weights",
            "SelectSignificant", "CovariatesToMetas", "covariate_variables",
-           "covariates_to_metas"]
+           "covariates_to_metas",
+           "SelectNonRedundant"]
 
 #: How each neighbourhood rule is written in names and menus (from the
 #: rule registry, ``core.rules``).
@@ -260,6 +262,14 @@ class ReliefF(Scorer):
         return stats.stability(X, y, nominal, n_resamples=n_resamples,
                                top_k=top_k, resample_seed=resample_seed,
                                progress=progress, **resampling, **options)
+
+    def redundancy(self, data: Table, top=TOP, progress=None):
+        """The weights and the redundancy of the ``top`` best features from
+        the same run (``redundancy.relief_redundancy``: how alike their
+        per-visit updates are); a discrete class only."""
+        X, y, nominal, options = self._inputs(data)
+        return relief_redundancy(X, y, nominal, top=top, progress=progress,
+                                 **options)
 
     def __call__(self, data, feature=None):
         """Weights of all attributes, or of one (in the context of all)."""
@@ -525,4 +535,28 @@ class SelectSignificant(Preprocess):
             passing = test.q_values < self.alpha
         domain = data.domain
         keep = [var for var, ok in zip(domain.attributes, passing) if ok]
+        return data.transform(Domain(keep, domain.class_vars, domain.metas))
+
+
+class SelectNonRedundant(Preprocess):
+    """A preprocessor that keeps ``n_features`` features of the data it is
+    given, each adding what the kept ones do not already say: down the
+    scorer's ranking, a feature whose per-visit updates follow those of a
+    kept one (correlation >= ``threshold``) is skipped
+    (``redundancy.select_non_redundant``).  In a cross-validation it scores
+    each training set again, so the test data never chooses the features."""
+
+    def __init__(self, scorer, n_features=5, threshold=THRESHOLD):
+        if isinstance(n_features, bool) or not isinstance(
+                n_features, (int, np.integer)) or n_features < 1:
+            raise ValueError(f"n_features must be a whole number >= 1; got "
+                             f"{n_features!r}.")
+        self.scorer, self.n_features = scorer, int(n_features)
+        self.threshold = threshold
+
+    def __call__(self, data):
+        result = self.scorer.redundancy(data, top=max(TOP, self.n_features))
+        chosen, _ = result.select(self.n_features, self.threshold)
+        domain = data.domain
+        keep = [domain.attributes[i] for i in sorted(chosen)]
         return data.transform(Domain(keep, domain.class_vars, domain.metas))

@@ -41,6 +41,7 @@ from .core.registry import lookup
 from .iterated import iter_relief
 from .turf import turf
 from .vls import vls
+from .redundancy import THRESHOLD, TOP, relief_redundancy
 
 try:
     from sklearn.utils.validation import validate_data
@@ -193,6 +194,8 @@ class _RankingSelector(SelectorMixin, BaseEstimator):
         """Boolean mask of the ``n_features_to_select_`` best-ranked features
         (with ``threshold``: among those that pass it)."""
         check_is_fitted(self)
+        if getattr(self, "_chosen", None) is not None:   # redundancy=True
+            return self._chosen.copy()
         if getattr(self, "_passing", None) is None:
             return self.ranking_ <= self.n_features_to_select_
         order = np.argsort(self.ranking_)
@@ -265,6 +268,18 @@ class ReliefFSelector(_RankingSelector):
         it (the k hits and k misses together make f * n).
     n_neighbors : int, float or None, default=None
         scikit-rebate's name for ``k_nearest`` (give one of them).
+    redundancy : bool, default=False
+        Keep ``n_features_to_select`` features each adding what the kept
+        ones do not already say: walk down the ranking and skip a feature
+        whose per-visit updates follow those of a kept one (correlation of
+        the update sequences >= ``redundancy_threshold``, measured in the
+        same run among the top max(50, n_features_to_select_) features;
+        ``orangecontrib.relief.redundancy``).  Exact, noisy, monotone and
+        discretised copies are skipped; interacting features (XOR) are
+        not redundant and are both kept.  Classification, visiting variants
+        (not I-RELIEF); not with ``threshold`` or ``covariates``.
+    redundancy_threshold : float in (0, 1], default=0.65
+        The update correlation from which a feature counts as redundant.
     threshold : str or None, default=None
         Select the features whose weights are significant instead of a
         fixed number: ``"fdr:0.05"`` keeps those with Benjamini-Hochberg
@@ -401,6 +416,13 @@ class ReliefFSelector(_RankingSelector):
         The class labels (classification only).
     n_iterations_ : int
         m, the number of instances visited.
+    redundant_with_ : ndarray of int, shape (n_features,)
+        With ``redundancy=True``: for each feature, the kept feature whose
+        per-visit updates it follows (``redundancy.update_redundancy`` at
+        least ``redundancy_threshold``), -1 for none or unmeasured.
+    redundancy_features_, redundancy_matrix_ : ndarray
+        With ``redundancy=True``: the top max(50, n_features_to_select_)
+        features, best first, and their redundancy matrix.
     n_features_in_ : int
         Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (n_features,)
@@ -455,7 +477,8 @@ class ReliefFSelector(_RankingSelector):
                  device=None, n_neighbors=None, discrete_threshold=None,
                  verbose=False, categorical_features=None,
                  categorical_threshold=None, multiclass_threshold=None,
-                 label_type=None):
+                 label_type=None, redundancy=False,
+                 redundancy_threshold=THRESHOLD):
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -481,6 +504,8 @@ class ReliefFSelector(_RankingSelector):
         self.categorical_threshold = categorical_threshold
         self.multiclass_threshold = multiclass_threshold
         self.label_type = label_type
+        self.redundancy = redundancy
+        self.redundancy_threshold = redundancy_threshold
 
     def fit(self, X, y):
         """Estimate the Relief weight of every feature.
@@ -510,7 +535,12 @@ class ReliefFSelector(_RankingSelector):
         if names is not None:
             options["feature_names"] = list(np.asarray(names)[features])
         Xf = X[:, features] if covariates.size else X
-        result = relieff(Xf, y, nominal[features], **options)
+        if self.redundancy:
+            result = self._fit_non_redundant(Xf, y, nominal[features],
+                                             options, rule, covariates)
+        else:
+            self._chosen = None
+            result = relieff(Xf, y, nominal[features], **options)
         weights = np.full(X.shape[1], np.nan)
         weights[features] = result.weights
         self.n_iterations_ = result.n_iterations
@@ -672,6 +702,33 @@ class ReliefFSelector(_RankingSelector):
                              f"or a fraction of the training rows in (0, 1) "
                              f"(e.g. 0.1); got {k!r}.")
         return max(1, int(k * n_samples / 2))
+
+    def _fit_non_redundant(self, X, y, nominal, options, rule, covariates):
+        """With ``redundancy=True``: the weights, and the features that
+        ``select_non_redundant`` keeps among the top ones
+        (``redundancy.relief_redundancy``, the same run)."""
+        if rule is not None or covariates.size:
+            raise ValueError("redundancy=True selects a number of features; "
+                             "it does not combine with threshold or "
+                             "covariates: leave those out.")
+        if self.regression_:
+            raise ValueError("redundancy=True needs a class (it compares "
+                             "ReliefF's per-visit updates); RReliefF has "
+                             "none: use redundancy=False for a numeric "
+                             "target.")
+        n_select = self._n_selected(self.n_features_to_select,
+                                    X.shape[1])
+        result = relief_redundancy(X, y, nominal, top=max(TOP, n_select),
+                                   **options)
+        chosen, redundant_with = result.select(n_select,
+                                               self.redundancy_threshold)
+        self._chosen = np.zeros(X.shape[1], dtype=bool)
+        self._chosen[chosen] = True
+        self.redundant_with_ = np.full(X.shape[1], -1)
+        self.redundant_with_[result.features] = redundant_with
+        self.redundancy_features_ = result.features
+        self.redundancy_matrix_ = result.matrix
+        return result
 
     def _test_name(self):
         """The registered test behind ``threshold``: ``significance``, or

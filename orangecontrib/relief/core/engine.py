@@ -52,9 +52,12 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         (range-normalised difference).
     regression : bool
         Use the RReliefF form for a numeric target.
-    variant : {"relieff", "drelieff", "pdrelieff", "irelief"}
+    variant : {"relieff", "drelieff", "pdrelieff", "pdrelieff-linear", \
+"pdrelieff-logistic", "irelief"}
         Distance weights: none (ReliefF), the running estimate (dReliefF) or
-        the progressive blend f(w, t) = (1 - w) / t^T + w (pdReliefF); or
+        the progressive blend f(w, t) = (1 - w) / t^T + w (pdReliefF), or
+        the same blend with a softer s(t) in place of 1 / t^T, a linear or
+        logistic ramp from 1 to 0 over T m visits (``estimates.blend``); or
         I-RELIEF (Sun 2007, ``irelief.py``): soft neighbourhoods, a kernel
         of width ``sigma`` over every pair, iterated to a fixed point
         (``max_iterations``, ``tolerance``, ``damping``; classification;
@@ -77,7 +80,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         Width of the rank weights; for I-RELIEF the width of its kernel
         exp(-d / sigma).
     T : float, optional
-        pdReliefF's steepness; 2 / ln(m) when None.
+        pdReliefF's steepness; 2 / ln(m) when None.  For the ramps, the
+        share of the m visits the ramp takes (1 when None).
     neighbours : {"k", "surf", "surf*", "multisurf", "multisurf*"}
         The neighbourhood rule: the k nearest hits and misses (ReliefF), or
         every instance within a radius: SURF's mean distance over all pairs,

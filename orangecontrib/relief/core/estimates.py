@@ -3,7 +3,8 @@ take from it (``doc/semantics.md``, "Feedback variants").
 
 dReliefF weights the distance of step t by w_A = max(0, W_{t-1}[A]);
 pdReliefF by w_A = max(0, f(W_{t-1}[A], t)) with f(w, t) = (1 - w)/t^T + w
-(seed eq. f).  At t = 1, or whenever every w_A is 0, all w_A = 1.
+(seed eq. f), and its softer ramps by the same blend with another s(t)
+(``blend``).  At t = 1, or whenever every w_A is 0, all w_A = 1.
 
 Every backend takes these from here: the compiled kernels call them inside
 their loops, the other backends call the same functions from Python (the
@@ -21,6 +22,28 @@ VARIANT_RELIEFF, VARIANT_D, VARIANT_PD = 0, 1, 2
 VARIANT_FIXED = 3
 # no fixed distance weights (``step_weights``)
 NO_FIXED = np.zeros(0)
+# the seed's softer progressive functions (its future work): pdReliefF's
+# blend f(w, t) = s(t) + (1 - s(t)) w with s a linear or logistic ramp over
+# the visits instead of 1 / t^T (``blend``); 4 is I-RELIEF's code
+VARIANT_PD_LINEAR, VARIANT_PD_LOGISTIC = 5, 6
+#: the logistic ramp's slope: s falls from 0.98 to 0.02 over its length
+LOGISTIC_SLOPE = 8.0
+
+
+@njit(**JIT)
+def blend(t, variant, T):
+    """s(t), the share of the uniform weights in the blend
+    f(w, t) = (1 - w) s(t) + w of step t: pdReliefF's 1 / t^T (seed eq. f);
+    for the ramps T is their length in visits L:
+    linear max(0, 1 - (t - 1) / L), logistic 1 / (1 + exp(8 (t / L - 1/2)));
+    0 for dReliefF (the estimate alone)."""
+    if variant == VARIANT_PD:
+        return 1.0 / t ** T
+    if variant == VARIANT_PD_LINEAR:
+        return max(0.0, 1.0 - (t - 1) / T)
+    if variant == VARIANT_PD_LOGISTIC:
+        return 1.0 / (1.0 + np.exp(LOGISTIC_SLOPE * (t / T - 0.5)))
+    return 0.0
 
 
 @njit(**JIT)
@@ -84,8 +107,8 @@ def distance_weights(current, t, variant, T, out, n):
     n_positive = 0
     if t > 1:
         # (branch-free, so that it vectorises: 20,000 features took 35 us)
-        scale = 1.0 / t ** T if variant == VARIANT_PD else 0.0
-        pd = variant == VARIANT_PD
+        scale = blend(t, variant, T)
+        pd = variant == VARIANT_PD or variant >= VARIANT_PD_LINEAR
         tiny = residue(t, n)
         for f in range(a):
             w = current[f]
@@ -105,8 +128,8 @@ def weights_of_range(total, t, variant, T, w, f0, f1, n):
     read of the features instead of three (the divisions take most of it).
     Returns how many are positive."""
     visits = t - 1
-    pd = variant == VARIANT_PD
-    scale = 1.0 / t ** T if pd else 0.0
+    pd = variant == VARIANT_PD or variant >= VARIANT_PD_LINEAR
+    scale = blend(t, variant, T)
     tiny = residue(t, n)
     n_positive = 0
     for f in range(f0, f1):
@@ -162,7 +185,7 @@ def row_sum_coefficients(total, t, variant, T, regression):
     1), or for regression c1 N_dA + c2 N_dCdA with the coefficients of
     ``estimate``.  The sparse running row sums (``sparse.track_row_sums``)
     rely on this linear form."""
-    s = 1.0 / t ** T if variant == VARIANT_PD else 0.0
+    s = blend(t, variant, T)
     visits = t - 1
     if regression:
         ndc = total[0]

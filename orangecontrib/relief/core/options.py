@@ -10,7 +10,9 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .estimates import VARIANT_D, VARIANT_FIXED, VARIANT_PD, VARIANT_RELIEFF
+from .estimates import (VARIANT_D, VARIANT_FIXED, VARIANT_PD,
+                        VARIANT_PD_LINEAR, VARIANT_PD_LOGISTIC,
+                        VARIANT_RELIEFF)
 from .rules import RULES, Rule, rule
 from .speedups import ALL, Speedups
 
@@ -18,7 +20,11 @@ from .speedups import ALL, Speedups
 # not visits: ``engine.relieff`` hands it to ``irelief.irelief``
 VARIANT_IRELIEF = 4
 VARIANTS = {"relieff": VARIANT_RELIEFF, "drelieff": VARIANT_D,
-            "pdrelieff": VARIANT_PD, "irelief": VARIANT_IRELIEF}
+            "pdrelieff": VARIANT_PD, "irelief": VARIANT_IRELIEF,
+            "pdrelieff-linear": VARIANT_PD_LINEAR,
+            "pdrelieff-logistic": VARIANT_PD_LOGISTIC}
+#: the ramps' T: the share of the m visits over which the blend fades
+RAMPS = (VARIANT_PD_LINEAR, VARIANT_PD_LOGISTIC)
 MISSES = ("per_class", "any")
 COMPATS = (None, "weka")
 
@@ -134,8 +140,11 @@ class Options:
     damping: Any = "auto"
 
     def T_for(self, m):
-        """pdReliefF's T for m visits (2 / ln m unless given); None for the
-        other variants."""
+        """pdReliefF's T for m visits (2 / ln m unless given); for the
+        ramps the length of the ramp in visits, T m (T = 1 unless given);
+        None for the other variants."""
+        if self.variant in RAMPS:
+            return (self.T if self.T is not None else 1.0) * m
         if self.variant != VARIANT_PD:
             return None
         return self.T if self.T is not None else default_T(m)

@@ -273,7 +273,7 @@ class ReliefFSelector(_RankingSelector):
         ones do not already say: walk down the ranking and skip a feature
         whose per-visit updates follow those of a kept one (correlation of
         the update sequences >= ``redundancy_threshold``, measured in the
-        same run among the top max(50, n_features_to_select_) features;
+        same run among the top max(50, ``n_features_to_select_``) features;
         ``orangecontrib.relief.redundancy``).  Exact, noisy, monotone and
         discretised copies are skipped; interacting features (XOR) are
         not redundant and are both kept.  Classification, visiting variants
@@ -421,7 +421,7 @@ class ReliefFSelector(_RankingSelector):
         per-visit updates it follows (``redundancy.update_redundancy`` at
         least ``redundancy_threshold``), -1 for none or unmeasured.
     redundancy_features_, redundancy_matrix_ : ndarray
-        With ``redundancy=True``: the top max(50, n_features_to_select_)
+        With ``redundancy=True``: the top max(50, ``n_features_to_select_``)
         features, best first, and their redundancy matrix.
     n_features_in_ : int
         Number of features seen during ``fit``.

@@ -83,6 +83,47 @@ def test_equals_the_loop_by_loop_reference(case):
     assert_allclose(got.q_values, want["q"], rtol=1e-8, atol=1e-12)
 
 
+FIRST_USE_CASES = CASES + [dict(separation=True), dict(n_iterations=20)]
+
+
+@pytest.mark.parametrize("case", FIRST_USE_CASES, ids=[
+    "-".join(f"{key}={value}" for key, value in case.items()) or "default"
+    for case in FIRST_USE_CASES])
+def test_first_use_kernels_equal_the_compiled_ones(case, monkeypatch):
+    """NPDR's first use (``vectorised.NPDR_FIRST_USE``: the NumPy path's
+    pairs, the fits' source as plain Python with NumPy loops over the
+    pairs) gives the compiled kernels' pairs, coefficients, standard
+    errors, statistics and p-values to 1e-12 on every case above, a
+    diverged fit and a visited subset."""
+    seed = FIRST_USE_CASES.index(case)
+    regression = case.get("regression", False)
+    X, y, nominal, C = mixed(seed, regression=regression,
+                             missing=case.get("missing", 0.0),
+                             n_classes=case.get("n_classes", 2))
+    if case.get("separation"):
+        X[:, 4] = y
+    covariates = C if case.get("covariates") else None
+    results = {}
+    for kernels in ("compiled", "vectorised"):
+        monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", kernels)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ReliefWarning)
+            results[kernels] = stats.npdr(
+                X, y, nominal, covariates=covariates,
+                covariate_nominal=None if covariates is None
+                else [False, True],
+                k_nearest=case.get("k", 5), neighbours=case.get("rule", "k"),
+                separate_hit_miss=case.get("separate", False),
+                misses=case.get("misses", "per_class"), regression=regression,
+                n_iterations=case.get("n_iterations"), random_state=4)
+    compiled, first = results["compiled"], results["vectorised"]
+    assert first.n_pairs == compiled.n_pairs
+    assert first.df == pytest.approx(compiled.df, rel=1e-14)
+    for name in ("weights", "standard_errors", "t", "p_values", "q_values"):
+        assert_allclose(getattr(first, name), getattr(compiled, name),
+                        rtol=1e-12, atol=1e-12, err_msg=name)
+
+
 def test_visited_subset_equals_the_reference():
     X, y, nominal, _ = mixed(20)
     got = stats.npdr(X, y, nominal, k_nearest=4, n_iterations=20,

@@ -9,8 +9,9 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import stats as scipy_stats
 
-from orangecontrib.relief import stats
+from orangecontrib.relief import npdr, stats
 from orangecontrib.relief.core import ReliefWarning
+from orangecontrib.relief.core.vectorised import NPDR_FIRST_USE
 from orangecontrib.relief.datasets import confounded
 from orangecontrib.relief.npdr import Covariates, Permuter, strata
 from npdr_reference import reference_npdr
@@ -103,6 +104,13 @@ def test_first_use_kernels_equal_the_compiled_ones(case, monkeypatch):
     if case.get("separation"):
         X[:, 4] = y
     covariates = C if case.get("covariates") else None
+    visits = []
+
+    def rows(*args):
+        visits.append(args[-1].shape[0])
+        return NPDR_FIRST_USE.rows(*args)
+    monkeypatch.setattr(npdr, "NPDR_FIRST_USE",
+                        NPDR_FIRST_USE._replace(rows=rows))
     results = {}
     for kernels in ("compiled", "vectorised"):
         monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", kernels)
@@ -117,6 +125,7 @@ def test_first_use_kernels_equal_the_compiled_ones(case, monkeypatch):
                 misses=case.get("misses", "per_class"), regression=regression,
                 n_iterations=case.get("n_iterations"), random_state=4)
     compiled, first = results["compiled"], results["vectorised"]
+    assert sum(visits) == case.get("n_iterations", X.shape[0])  # the path ran
     assert first.n_pairs == compiled.n_pairs
     assert first.df == pytest.approx(compiled.df, rel=1e-14)
     for name in ("weights", "standard_errors", "t", "p_values", "q_values"):

@@ -479,3 +479,33 @@ def test_background_compiler_compiles_npdr_kernels(tmp_path):
             ("neighbour_rows", "fit", "fit_columns", "log_likelihood")} \
         <= compiled         # the compiled kernels ran...
     assert out["misses"] == {}      # ...loaded from the cache
+
+
+def test_npdr_asks_the_background_compiler_for_its_kernel_set(monkeypatch):
+    """On a first use NPDR starts the background compiler with its own
+    kernel set first and computes on the NumPy path; once that set's marker
+    is there it takes the compiled kernels; ORANGE3_RELIEF_KERNELS names
+    them outright."""
+    from orangecontrib.relief import npdr
+    from orangecontrib.relief.core.npdr_pairs import COMPILED
+    from orangecontrib.relief.core.prepare import prepare
+    from orangecontrib.relief.core.vectorised import NPDR_FIRST_USE
+    X, y, nominal = _problems()[1][1:4]
+    prep = prepare(X, y, nominal, True)
+    asked, compiled = [], set()
+    monkeypatch.setattr(warmup, "start", lambda first: asked.append(first))
+    monkeypatch.setattr(warmup, "is_compiled", compiled.__contains__)
+    monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", "auto")
+    assert npdr.choose_kernels(prep, "k") is NPDR_FIRST_USE
+    assert asked == [("npdr", "int8", "float32")]
+    assert npdr.choose_kernels(prep, "multisurf") is NPDR_FIRST_USE
+    assert asked[1] == ("npdr", "int8", "float64")
+    assert set(asked) <= set(warmup.SETS)
+    compiled.add(asked[0])
+    assert npdr.choose_kernels(prep, "k") is COMPILED
+    assert len(asked) == 2
+    for name, kernels in (("compiled", COMPILED),
+                          ("vectorised", NPDR_FIRST_USE)):
+        monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", name)
+        assert npdr.choose_kernels(prep, "multisurf") is kernels
+    assert len(asked) == 2

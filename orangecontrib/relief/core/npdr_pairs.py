@@ -20,6 +20,12 @@ terms.  Two steps are here:
   outcome on [1, diff, covariate diffs]: logistic (Newton's method, which is
   IRLS, from the fit without the feature) or least squares.  Columns are
   independent and run on all threads.
+
+``neighbour_pairs`` runs the visits on all threads.  ``Kernels`` names the
+functions NPDR runs: ``COMPILED``, these, or on a first use, while they
+compile in the background (``warmup``, set ``kernel_set``), the NumPy
+path's (``vectorised.NPDR_FIRST_USE``), which runs this module's source as
+plain Python with its loops over the pairs in NumPy.
 """
 from typing import Callable, NamedTuple
 

@@ -1,5 +1,6 @@
 """The background process of ``warmup``: compile kernel sets into numba's
-cache by running the engine on small data that needs them
+cache by running the engine (or NPDR's kernels, ``npdr_pairs``) on small
+data that needs them
 (``python -m orangecontrib.relief.core.precompile [--first SET]``).
 
 This module imports the engine; ``warmup``, which the engine imports, only

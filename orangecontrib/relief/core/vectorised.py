@@ -19,7 +19,9 @@ would compile them first: 2-5 s of a first use on a 2-core machine (issue
 It covers what a first use needs: dense data (small sparse data is
 densified; zeros are values either way), numeric and nominal features,
 missing values (RELIEF-D), classification and regression, ReliefF,
-Relief-E, rank weights, every neighbourhood rule, dReliefF and pdReliefF.
+Relief-E, rank weights, every neighbourhood rule, dReliefF and pdReliefF;
+and NPDR's pairs and regressions (``NPDR_FIRST_USE``), whose compiled
+kernels (``npdr_pairs``) took 30-50 s to compile on a first use.
 """
 import dataclasses
 import sys

@@ -120,13 +120,14 @@ def _row(rev, name, t):
     compiled, gap = "-", "-"
     if "compiled after" in t:
         compiled = " / ".join(f"{t['compiled ' + v]:.3f}" for v in variants)
+        compared = variants
         if "compiled npdr" in t:     # (NPDR: its t statistics)
-            variants += ("npdr",)
+            compared += ("npdr",)
             compiled += f" / NPDR {t['compiled npdr']:.2f}, then " \
                         f"{t['compiled again npdr']:.3f}"
         gap = max(np.nanmax(np.abs(np.subtract(
             t[f"first {v} weights"], t[f"compiled {v} weights"])))
-            for v in variants)
+            for v in compared)
         gap = f"{gap:.1e}"
     npdr = f"{t['first npdr']:.2f} s ({t['first npdr cpu']:.2f}) / " \
         f"{t['warm npdr']:.3f} s" \

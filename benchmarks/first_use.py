@@ -10,7 +10,9 @@ after the other (as a user trying the three widgets would) and then each once
 more; it prints each time.  An engine that compiles its kernels in the
 background on first use (``core/warmup.py``) is then waited for, and the
 three are timed once more on the compiled kernels, whose weights are
-compared with the first ones.  Two data sets: Orange's heart_disease (303
+compared with the first ones.  ``--npdr`` times ``stats.npdr`` too, after
+the three (first call, second call, and twice once the background compiler
+is done; its t statistics are compared with the first ones).  Two data sets: Orange's heart_disease (303
 x 13, mixed, with missing values) and a continuous 2,000 x 100.  ``--rev``
 measures the engine of other commits in the same run (``_engines.load_core``),
 the working tree's by default.  Measure an engine with a background compile
@@ -57,9 +59,10 @@ if {npdr!r}:     # the working tree's NPDR (outside the core)
     from orangecontrib.relief import stats
     for when in ("first", "warm"):
         started, cpu = time.perf_counter(), time.process_time()
-        stats.npdr(X, y, nominal)
+        result = stats.npdr(X, y, nominal)
         out[f"{{when}} npdr"] = time.perf_counter() - started
         out[f"{{when}} npdr cpu"] = time.process_time() - cpu
+        out[f"{{when}} npdr weights"] = result.t.tolist()
 warmup = getattr(core, "warmup", None)
 process = warmup and warmup._PROCESS
 if process is not None and not {wait!r}:   # (it would outlive its cache)
@@ -73,6 +76,12 @@ if process is not None:     # the kernels compiling in the background
         result = core.relieff(X, y, nominal, variant=variant)
         out[f"compiled {{variant}}"] = time.perf_counter() - started
         out[f"compiled {{variant}} weights"] = result.weights.tolist()
+    if {npdr!r}:    # NPDR's kernels compiled too: its t statistics
+        for when in ("compiled", "compiled again"):
+            started = time.perf_counter()
+            result = stats.npdr(X, y, nominal)
+            out[f"{{when}} npdr"] = time.perf_counter() - started
+        out["compiled npdr weights"] = result.t.tolist()
 print(json.dumps(out))
 """
 
@@ -111,9 +120,14 @@ def _row(rev, name, t):
     compiled, gap = "-", "-"
     if "compiled after" in t:
         compiled = " / ".join(f"{t['compiled ' + v]:.3f}" for v in variants)
+        compared = variants
+        if "compiled npdr" in t:     # (NPDR: its t statistics)
+            compared += ("npdr",)
+            compiled += f" / NPDR {t['compiled npdr']:.2f}, then " \
+                        f"{t['compiled again npdr']:.3f}"
         gap = max(np.nanmax(np.abs(np.subtract(
             t[f"first {v} weights"], t[f"compiled {v} weights"])))
-            for v in variants)
+            for v in compared)
         gap = f"{gap:.1e}"
     npdr = f"{t['first npdr']:.2f} s ({t['first npdr cpu']:.2f}) / " \
         f"{t['warm npdr']:.3f} s" \
@@ -141,7 +155,7 @@ def main():
     print("| engine | data | import | first ReliefF | first dReliefF | first "
           "pdReliefF | again ReliefF / dReliefF / pdReliefF | NPDR first / "
           "again | compiled kernels ready after | then ReliefF / dReliefF / "
-          "pdReliefF | max \\|first − compiled\\| |")
+          "pdReliefF (NPDR) | max \\|first − compiled\\| |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as directory:
         for _ in range(args.repeat):

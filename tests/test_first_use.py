@@ -361,3 +361,151 @@ def test_a_compiler_leaves_when_another_holds_the_lock(cache, monkeypatch):
     finally:
         other.kill()
         other.wait()
+
+
+
+# NPDR's runs of NPDR_FRESH (source: run in a new process and here, with X
+# the features of heart_disease): heart_disease has missing values and
+# nominal features; with a covariate, a radius rule, ReliefF's hit and miss
+# neighbourhoods over a visited subset, and regression.
+NPDR_RUNS = """[
+    ("default", {}),
+    ("covariates", dict(covariates=X[:, [0]], k_nearest=5)),
+    ("multisurf", dict(neighbours="multisurf")),
+    ("separate", dict(separate_hit_miss=True, n_iterations=150)),
+    ("regression", dict(regression=True)),
+]"""
+
+# NPDR's runs in a new process: their results, the numba functions that
+# were compiled or loaded from the cache, and how many were not in the
+# cache (compiled here).
+NPDR_FRESH = textwrap.dedent("""
+    import json, sys, warnings
+    import numpy as np
+    from numba.core.dispatcher import Dispatcher
+    import orangecontrib.relief
+    from orangecontrib.relief import stats
+    with np.load(sys.argv[1]) as f:
+        X, y, nominal = f["X"], f["y"], f["nominal"]
+    warnings.simplefilter("ignore")
+    out = {}
+    for name, options in eval(sys.argv[2]):
+        result = stats.npdr(X, y, nominal, **options)
+        out[name] = [result.weights.tolist(), result.t.tolist(),
+                     result.p_values.tolist()]
+    dispatchers = {f"{module}.{name}": dispatcher
+                   for module in list(sys.modules)
+                   if module.startswith("orangecontrib")
+                   for name, dispatcher in vars(sys.modules[module]).items()
+                   if isinstance(dispatcher, Dispatcher)
+                   and dispatcher.signatures}
+    misses = {name: sum(dispatcher.stats.cache_misses.values())
+              for name, dispatcher in dispatchers.items()}
+    print(json.dumps(dict(results=out, compiled=sorted(dispatchers),
+                          misses={name: count for name, count
+                                  in misses.items() if count},
+                          package=orangecontrib.relief.__file__)))
+""")
+
+
+def _heart(tmp_path):
+    """heart_disease's X, y, nominal, and an .npz file of them."""
+    table = Table("heart_disease")
+    nominal = np.array([v.is_discrete for v in table.domain.attributes])
+    data = tmp_path / "heart.npz"
+    np.savez(data, X=table.X, y=table.Y, nominal=nominal)
+    return table.X, table.Y, nominal, data
+
+
+def _fresh_npdr(data, cache, runs=NPDR_RUNS):
+    """NPDR_FRESH's output in a new process (first use: kernels chosen
+    automatically, no background compiler) on the numba cache ``cache``."""
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
+               ORANGE3_RELIEF_KERNELS="auto", ORANGE3_RELIEF_WARMUP="0",
+               PYTHONPATH=str(root))
+    done = subprocess.run([sys.executable, "-c", NPDR_FRESH, str(data),
+                           runs], env=env, capture_output=True, text=True,
+                          check=True, timeout=600)
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert Path(out["package"]).is_relative_to(root)
+    return out
+
+
+def test_npdr_first_use_compiles_nothing_and_gives_the_compiled_results(
+        tmp_path):
+    """Issue 38: NPDR's first call on a fresh installation compiled its
+    kernels for 30-50 s.  In a new process with an empty numba cache (no
+    background compiler) NPDR computes on the NumPy path without compiling
+    any numba function (NPDR_RUNS), and its coefficients, statistics and
+    p-values equal those of the compiled kernels in this process to
+    1e-12."""
+    from orangecontrib.relief import stats
+    X, y, nominal, data = _heart(tmp_path)
+    first = _fresh_npdr(data, tmp_path / "cache")
+    assert first["compiled"] == []      # no numba function was compiled
+    for name, options in eval(NPDR_RUNS):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            warm = stats.npdr(X, y, nominal, **options)
+        for got, want in zip(first["results"][name],
+                             (warm.weights, warm.t, warm.p_values)):
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12,
+                                       err_msg=name)
+
+
+def test_background_compiler_compiles_npdr_kernels(tmp_path):
+    """The background compiler (``python -m ...precompile``, as
+    ``warmup.start`` runs it, asked for NPDR's set first) compiles NPDR's
+    kernel set into the cache and marks it; a later process then takes the
+    compiled kernels (``npdr.choose_kernels``) and loads every numba
+    function it runs from the cache: none is compiled again, so the
+    compiler ran them on the argument types NPDR passes."""
+    _, _, _, data = _heart(tmp_path)
+    cache = tmp_path / "cache"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
+               PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    subprocess.run([sys.executable, "-m",
+                    "orangecontrib.relief.core.precompile", "--first",
+                    "npdr:int8:float32", "--only-first"], env=env,
+                   check=True, timeout=900)
+    markers = [path.name for path in cache.glob("relief-*.ok")]
+    assert len(markers) == 1
+    assert markers[0].startswith("relief-npdr-int8-float32-")
+    out = _fresh_npdr(data, cache, NPDR_RUNS.replace("multisurf",
+                                                     "k"))
+    compiled = set(out["compiled"])
+    assert {f"orangecontrib.relief.core.npdr_pairs.{name}" for name in
+            ("neighbour_rows", "fit", "fit_columns", "log_likelihood")} \
+        <= compiled         # the compiled kernels ran...
+    assert out["misses"] == {}      # ...loaded from the cache
+
+
+def test_npdr_asks_the_background_compiler_for_its_kernel_set(monkeypatch):
+    """On a first use NPDR starts the background compiler with its own
+    kernel set first and computes on the NumPy path; once that set's marker
+    is there it takes the compiled kernels; ORANGE3_RELIEF_KERNELS names
+    them outright."""
+    from orangecontrib.relief import npdr
+    from orangecontrib.relief.core.npdr_pairs import COMPILED
+    from orangecontrib.relief.core.prepare import prepare
+    from orangecontrib.relief.core.vectorised import NPDR_FIRST_USE
+    X, y, nominal = _problems()[1][1:4]
+    prep = prepare(X, y, nominal, True)
+    asked, compiled = [], set()
+    monkeypatch.setattr(warmup, "start", lambda first: asked.append(first))
+    monkeypatch.setattr(warmup, "is_compiled", compiled.__contains__)
+    monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", "auto")
+    assert npdr.choose_kernels(prep, "k") is NPDR_FIRST_USE
+    assert asked == [("npdr", "int8", "float32")]
+    assert npdr.choose_kernels(prep, "multisurf") is NPDR_FIRST_USE
+    assert asked[1] == ("npdr", "int8", "float64")
+    assert set(asked) <= set(warmup.SETS)
+    compiled.add(asked[0])
+    assert npdr.choose_kernels(prep, "k") is COMPILED
+    assert len(asked) == 2
+    for name, kernels in (("compiled", COMPILED),
+                          ("vectorised", NPDR_FIRST_USE)):
+        monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", name)
+        assert npdr.choose_kernels(prep, "multisurf") is kernels
+    assert len(asked) == 2

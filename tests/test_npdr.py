@@ -9,8 +9,9 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import stats as scipy_stats
 
-from orangecontrib.relief import stats
+from orangecontrib.relief import npdr, stats
 from orangecontrib.relief.core import ReliefWarning
+from orangecontrib.relief.core.vectorised import NPDR_FIRST_USE
 from orangecontrib.relief.datasets import confounded
 from orangecontrib.relief.npdr import Covariates, Permuter, strata
 from npdr_reference import reference_npdr
@@ -81,6 +82,55 @@ def test_equals_the_loop_by_loop_reference(case):
     assert_allclose(got.t, want["t"], rtol=1e-8, atol=1e-10)
     assert_allclose(got.p_values, want["p"], rtol=1e-8, atol=1e-12)
     assert_allclose(got.q_values, want["q"], rtol=1e-8, atol=1e-12)
+
+
+FIRST_USE_CASES = CASES + [dict(separation=True), dict(n_iterations=20)]
+
+
+@pytest.mark.parametrize("case", FIRST_USE_CASES, ids=[
+    "-".join(f"{key}={value}" for key, value in case.items()) or "default"
+    for case in FIRST_USE_CASES])
+def test_first_use_kernels_equal_the_compiled_ones(case, monkeypatch):
+    """NPDR's first use (``vectorised.NPDR_FIRST_USE``: the NumPy path's
+    pairs, the fits' source as plain Python with NumPy loops over the
+    pairs) gives the compiled kernels' pairs, coefficients, standard
+    errors, statistics and p-values to 1e-12 on every case above, a
+    diverged fit and a visited subset."""
+    seed = FIRST_USE_CASES.index(case)
+    regression = case.get("regression", False)
+    X, y, nominal, C = mixed(seed, regression=regression,
+                             missing=case.get("missing", 0.0),
+                             n_classes=case.get("n_classes", 2))
+    if case.get("separation"):
+        X[:, 4] = y
+    covariates = C if case.get("covariates") else None
+    visits = []
+
+    def rows(*args):
+        visits.append(args[-1].shape[0])
+        return NPDR_FIRST_USE.rows(*args)
+    monkeypatch.setattr(npdr, "NPDR_FIRST_USE",
+                        NPDR_FIRST_USE._replace(rows=rows))
+    results = {}
+    for kernels in ("compiled", "vectorised"):
+        monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", kernels)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ReliefWarning)
+            results[kernels] = stats.npdr(
+                X, y, nominal, covariates=covariates,
+                covariate_nominal=None if covariates is None
+                else [False, True],
+                k_nearest=case.get("k", 5), neighbours=case.get("rule", "k"),
+                separate_hit_miss=case.get("separate", False),
+                misses=case.get("misses", "per_class"), regression=regression,
+                n_iterations=case.get("n_iterations"), random_state=4)
+    compiled, first = results["compiled"], results["vectorised"]
+    assert sum(visits) == case.get("n_iterations", X.shape[0])  # the path ran
+    assert first.n_pairs == compiled.n_pairs
+    assert first.df == pytest.approx(compiled.df, rel=1e-14)
+    for name in ("weights", "standard_errors", "t", "p_values", "q_values"):
+        assert_allclose(getattr(first, name), getattr(compiled, name),
+                        rtol=1e-12, atol=1e-12, err_msg=name)
 
 
 def test_visited_subset_equals_the_reference():

@@ -25,21 +25,21 @@ import scipy.sparse as sp
 from scipy import stats as scipy_stats
 from scipy.optimize import minimize
 
-from .core import plan
-from .core.npdr_pairs import (FIT_ALIASED, FIT_DIVERGED, fit, fit_columns,
-                              log_likelihood, neighbour_rows)
-from .core.options import check_options, random_generator, whole_number
+from .core import warmup
+from .core.npdr_pairs import (COMPILED, FIT_ALIASED, FIT_DIVERGED, Pairs,
+                              kernel_set, neighbour_pairs)
+from .core.options import (check_options, from_environment,
+                           random_generator, whole_number)
 from .core.prepare import as_floats, prepare
 from .core.rules import rule
-from .core.runtime import pool, threads, threads_for
-from .core.speedups import ALL
+from .core.runtime import threads
+from .core.selection import AUTOMATIC, BACKENDS, KERNELS_VARIABLE
+from .core.vectorised import NPDR_FIRST_USE
 
 #: Dense data up to this many values (a sparse X is densified).
 DENSE_MAX_VALUES = 50_000_000
 #: Columns fitted between two progress reports (at least).
 COLUMN_BLOCK = 64
-#: Visits whose pairs are found between two progress reports (at least).
-VISIT_BATCH = 256
 
 
 class Covariates(NamedTuple):
@@ -48,15 +48,6 @@ class Covariates(NamedTuple):
     values: np.ndarray
     nominal: np.ndarray
     names: tuple
-
-
-class Pairs(NamedTuple):
-    """The (instance, neighbour) pairs: row indices ``first`` (the visited
-    instance) and ``second`` (its neighbour), and ``weight``, the share of
-    a neighbour slot each holds (1 but for ties at the k-th neighbour)."""
-    first: np.ndarray
-    second: np.ndarray
-    weight: np.ndarray
 
 
 class Fits(NamedTuple):
@@ -195,58 +186,24 @@ def pair_outcome(y, pairs, regression):
     return np.abs(a - b) if regression else (a != b).astype(float)
 
 
-def neighbour_pairs(prep, *, class_blind, neighbours, k_nearest, misses,
-                    rows, n_jobs=None, progress=None):
-    """The ``Pairs`` of visiting ``rows`` of ``prep`` (the engine's
-    ``prepare.Prepared``; prepared as for a numeric target when
-    ``class_blind``): the engine's neighbours (``neighbours`` rule,
-    ``k_nearest``) among all other instances (``class_blind``), or among
-    the hits and the misses of each class (``misses="any"``: all misses
-    together), as ReliefF takes them.  ``progress(fraction)`` between
-    batches may raise to cancel."""
-    n = prep.group.shape[0]
-    blind = class_blind
-    hood = plan.neighbourhood(prep, blind, misses, k_nearest, False, 1.0,
-                              neighbours)
-    hood = hood._replace(class_factor=np.ones_like(hood.class_factor))
-    group = np.zeros(n, np.int64) if blind else prep.group
-    counts = np.bincount(group, minlength=prep.n_classes).astype(np.int64)
-    blocks = plan.blocks(prep, ALL, hood.rule)
-    data = prep.data(blind)
-    per_visit = 2 * hood.k * hood.n_groups + 8 if rule(neighbours).uses_k \
-        else max(8, n // 2)
-    n_threads = threads_for(n_jobs)
-    parts = []
-
-    def visit(chunk):
-        found, start = [], 0
-        while start < chunk.shape[0]:
-            room = per_visit * (chunk.shape[0] - start) + n
-            first = np.empty(room, np.int32)
-            second = np.empty(room, np.int32)
-            weight = np.empty(room)
-            done, written = neighbour_rows(chunk[start:], data, blocks,
-                                           hood, group, counts, ALL, first,
-                                           second, weight)
-            found.append((first[:written], second[:written],
-                          weight[:written]))
-            start += done
-        return found
-
-    batch = max(VISIT_BATCH, blocks.size * n_threads)
-    with pool(n_threads) as executor:
-        for begin in range(0, rows.shape[0], batch):
-            chunks = np.array_split(rows[begin:begin + batch], n_threads)
-            chunks = [chunk for chunk in chunks if chunk.shape[0]]
-            for found in executor.map(visit, chunks):
-                parts.extend(found)
-            if progress is not None:
-                progress(min(begin + batch, rows.shape[0]) / rows.shape[0])
-    if not parts:
-        return Pairs(np.zeros(0, np.int32), np.zeros(0, np.int32),
-                     np.zeros(0))
-    return Pairs(*(np.concatenate([part[i] for part in parts])
-                   for i in range(3)))
+def choose_kernels(prep, neighbours):
+    """NPDR's ``npdr_pairs.Kernels`` for ``prep``: the compiled ones when
+    they are in numba's cache (``warmup``'s marker of their kernel set), or
+    when the environment variable ORANGE3_RELIEF_KERNELS says "compiled";
+    otherwise (a first use) the NumPy path's, which compiles nothing,
+    while the background compiler (``warmup.start``) compiles them, first,
+    for the later calls."""
+    name = from_environment(KERNELS_VARIABLE, (*BACKENDS, AUTOMATIC),
+                            AUTOMATIC)
+    if name == "vectorised":
+        return NPDR_FIRST_USE
+    if name != AUTOMATIC:
+        return COMPILED
+    needed = kernel_set(prep, neighbours)
+    if warmup.is_compiled(needed):
+        return COMPILED
+    warmup.start(first=needed)
+    return NPDR_FIRST_USE
 
 
 class Problem:
@@ -289,11 +246,12 @@ class Problem:
         self.tables = tuple(self.prep.missing)
         self.pairs = Pairs(np.zeros(0, np.int32), np.zeros(0, np.int32),
                            np.zeros(0))
+        self.kernels = choose_kernels(self.prep, neighbours)
         if self.prep.n_used:
             self.pairs = neighbour_pairs(
                 self.prep, class_blind=self.blind, neighbours=neighbours,
                 k_nearest=k_nearest, misses=misses, rows=self.rows,
-                n_jobs=n_jobs, progress=progress)
+                n_jobs=n_jobs, progress=progress, kernels=self.kernels)
             if self.pairs.first.shape[0] < 3:
                 raise ValueError("NPDR needs at least three neighbour "
                                  "pairs; use more instances or a larger "
@@ -339,14 +297,15 @@ class Problem:
         start[0] = np.log(share / (1 - share))
         beta = np.empty_like(start)
         zeros = np.zeros(outcome.shape[0])
-        status, _, _ = fit(zeros, False, self.Zt, outcome, w, start, True,
-                           beta)
+        status, _, _ = self.kernels.fit(zeros, False, self.Zt, outcome, w,
+                                        start, True, beta)
         if status != 0:
             raise ValueError("The covariates' differences predict every "
                              "pair's hit or miss exactly (or are collinear); "
                              "adjusting for them leaves nothing to test. "
                              "Leave such covariates out.")
-        return beta, log_likelihood(zeros, self.Zt, outcome, w, beta)
+        return beta, self.kernels.log_likelihood(zeros, self.Zt, outcome, w,
+                                                 beta)
 
     def fits(self, outcome, progress=None):
         """``Fits`` of every feature for the pairs' ``outcome``."""
@@ -361,11 +320,11 @@ class Problem:
             step = max(COLUMN_BLOCK, 4 * n_threads)
             for begin in range(0, columns.shape[0], step):
                 block = columns[begin:begin + step]
-                fit_columns(block, pairs.first, pairs.second, pairs.weight,
-                            outcome, self.Zt, start, logistic, self.num_t,
-                            self.nom_t, prep.group, prep.has_missing,
-                            self.tables, out[begin:begin + step],
-                            min(n_threads, block.shape[0]))
+                self.kernels.fit_columns(
+                    block, pairs.first, pairs.second, pairs.weight, outcome,
+                    self.Zt, start, logistic, self.num_t, self.nom_t,
+                    prep.group, prep.has_missing, self.tables,
+                    out[begin:begin + step], min(n_threads, block.shape[0]))
                 if progress is not None:
                     progress(min(begin + step, columns.shape[0])
                              / max(columns.shape[0], 1))

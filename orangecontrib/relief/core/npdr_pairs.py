@@ -20,17 +20,29 @@ terms.  Two steps are here:
   outcome on [1, diff, covariate diffs]: logistic (Newton's method, which is
   IRLS, from the fit without the feature) or least squares.  Columns are
   independent and run on all threads.
+
+``neighbour_pairs`` runs the visits on all threads.  ``Kernels`` names the
+functions NPDR runs: ``COMPILED``, these, or on a first use, while they
+compile in the background (``warmup``, set ``kernel_set``), the NumPy
+path's (``vectorised.NPDR_FIRST_USE``), which runs this module's source as
+plain Python with its loops over the pairs in NumPy.
 """
+from typing import Callable, NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
+from . import plan
 from .diffs import JIT, nominal_diff, numeric_diff
 from .distances import distance_row
 from .neighbours import (MODE_ANY, RULE_K, UNSETTLED, Exact, Screen,
                          new_buffers, select)
 from .prepare import MissingTables
+from .rules import rule as neighbourhood_rule
+from .runtime import pool, threads_for
 from .screens import (MIN_FORM_CHUNK, by_feature_tiles, min_form_bound,
                       screen_bound, tiled_distances)
+from .speedups import ALL
 
 #: Newton's method stops when no coefficient moves by more than this, times
 #: (1 + the largest coefficient)...
@@ -43,6 +55,38 @@ SINGULAR = 1e-10
 
 # fit_columns' status codes
 FIT_OK, FIT_ALIASED, FIT_DIVERGED = 0, 1, 2
+#: Visits whose pairs are found between two progress reports (at least).
+VISIT_BATCH = 256
+
+
+class Pairs(NamedTuple):
+    """The (instance, neighbour) pairs: row indices ``first`` (the visited
+    instance) and ``second`` (its neighbour), and ``weight``, the share of
+    a neighbour slot each holds (1 but for ties at the k-th neighbour)."""
+    first: np.ndarray
+    second: np.ndarray
+    weight: np.ndarray
+
+
+class Kernels(NamedTuple):
+    """The functions that compute NPDR: ``COMPILED`` (this module's), or
+    the NumPy path's of a first use (``vectorised.NPDR_FIRST_USE``), which
+    compiles nothing.  ``rows(prep, hood, group, counts, rows)``: the pairs
+    of visiting ``rows`` as (first, second, weight); None: the compiled
+    ``neighbour_rows``."""
+    fit: Callable
+    fit_columns: Callable
+    log_likelihood: Callable
+    rows: Callable = None
+
+
+def kernel_set(prep, neighbours):
+    """The compiled kernels NPDR needs for ``prep`` with the rule
+    ``neighbours``, as ``warmup`` names its kernel sets: ("npdr", the
+    nominal codes' type, the screening copy's type)."""
+    rule = neighbourhood_rule(neighbours)
+    copy = plan.blocks(prep, ALL, rule.code).copy.dtype.name
+    return "npdr", "int32" if prep.nom.dtype == np.int32 else "int8", copy
 
 
 # ---------------------------------------------------------------------------
@@ -114,7 +158,7 @@ def neighbour_rows(rows, data, blocks, hood, group, counts, speedups, first,
                 j = buffers.chosen[q]
                 first[written] = r
                 second[written] = j
-                weight[written] = _slot_share(
+                weight[written] = slot_share(
                     hood, buffers.coef[q], group[r], group[j], counts,
                     any_miss, n)
                 written += 1
@@ -123,7 +167,7 @@ def neighbour_rows(rows, data, blocks, hood, group, counts, speedups, first,
 
 
 @njit(**JIT)
-def _slot_share(hood, coef, gr, gj, counts, any_miss, n):
+def slot_share(hood, coef, gr, gj, counts, any_miss, n):
     """The share of a slot that a neighbour with the signed influence
     ``coef`` holds: |coef| times the group's total influence min(k, m) (m:
     the group's members), with the class factors at 1; 1 within a
@@ -290,6 +334,19 @@ def log_likelihood(d, Zt, outcome, weight, beta):
 
 
 @njit(**LOOPS)
+def residual_sum(d, Zt, outcome, weight, beta):
+    """sum w (outcome - [1, d, Z] beta)^2, the linear fit's residual sum of
+    squares."""
+    rss = 0.0
+    for q in range(d.shape[0]):
+        resid = outcome[q] - beta[0] - beta[1] * d[q]
+        for c in range(Zt.shape[0]):
+            resid -= beta[2 + c] * Zt[c, q]
+        rss += weight[q] * resid * resid
+    return rss
+
+
+@njit(**LOOPS)
 def _cholesky_solve(H, g, order, step):
     """Solve H[order][:, order] s = g[order] by Cholesky; step[order] = s,
     0 elsewhere.  Returns the last pivot squared (the information of the
@@ -349,13 +406,7 @@ def fit(d, with_diff, Zt, outcome, weight, start, logistic, out_beta):
         info = _cholesky_solve(H, g, order, beta)
         if info < 0:
             return FIT_ALIASED, 0.0, 0.0
-        rss = 0.0
-        for q in range(d.shape[0]):
-            resid = outcome[q] - beta[0] - beta[1] * d[q]
-            for c in range(Zt.shape[0]):
-                resid -= beta[2 + c] * Zt[c, q]
-            rss += weight[q] * resid * resid
-        return FIT_OK, info, rss
+        return FIT_OK, info, residual_sum(d, Zt, outcome, weight, beta)
     info = 0.0
     for done in range(MAX_STEPS):
         _sums(d, Zt, outcome, weight, beta, True, H, g, X)
@@ -410,3 +461,69 @@ def fit_columns(columns, first, second, weight, outcome, Zt, start, logistic,
         _fit_chunk(c, n_chunks, columns, first, second, weight, outcome, Zt,
                    start, logistic, num_t, nom_t, group, has_missing, tables,
                    out)
+
+
+COMPILED = Kernels(fit, fit_columns, log_likelihood)
+
+
+# ---------------------------------------------------------------------------
+# The pairs of a run, on all threads
+
+def neighbour_pairs(prep, *, class_blind, neighbours, k_nearest, misses,
+                    rows, n_jobs=None, progress=None, kernels=COMPILED):
+    """The ``Pairs`` of visiting ``rows`` of ``prep`` (``prepare.Prepared``;
+    prepared as for a numeric target when ``class_blind``): the engine's
+    neighbours (``neighbours`` rule, ``k_nearest``) among all other
+    instances (``class_blind``), or among the hits and the misses of each
+    class (``misses="any"``: all misses together), as ReliefF takes them,
+    found by ``kernels.rows`` (the compiled ``neighbour_rows`` when None).
+    ``progress(fraction)`` between batches may raise to cancel."""
+    n = prep.group.shape[0]
+    blind = class_blind
+    hood = plan.neighbourhood(prep, blind, misses, k_nearest, False, 1.0,
+                              neighbours)
+    hood = hood._replace(class_factor=np.ones_like(hood.class_factor))
+    group = np.zeros(n, np.int64) if blind else prep.group
+    counts = np.bincount(group, minlength=prep.n_classes).astype(np.int64)
+    n_threads = threads_for(n_jobs)
+    if kernels.rows is not None:
+        def visit(chunk):
+            return [kernels.rows(prep, hood, group, counts, chunk)]
+        size = 1
+    else:
+        blocks = plan.blocks(prep, ALL, hood.rule)
+        data = prep.data(blind)
+        per_visit = 2 * hood.k * hood.n_groups + 8 \
+            if neighbourhood_rule(neighbours).uses_k else max(8, n // 2)
+        size = blocks.size
+
+        def visit(chunk):
+            found, start = [], 0
+            while start < chunk.shape[0]:
+                room = per_visit * (chunk.shape[0] - start) + n
+                first = np.empty(room, np.int32)
+                second = np.empty(room, np.int32)
+                weight = np.empty(room)
+                done, written = neighbour_rows(chunk[start:], data, blocks,
+                                               hood, group, counts, ALL,
+                                               first, second, weight)
+                found.append((first[:written], second[:written],
+                              weight[:written]))
+                start += done
+            return found
+
+    parts = []
+    batch = max(VISIT_BATCH, size * n_threads)
+    with pool(n_threads) as executor:
+        for begin in range(0, rows.shape[0], batch):
+            chunks = np.array_split(rows[begin:begin + batch], n_threads)
+            chunks = [chunk for chunk in chunks if chunk.shape[0]]
+            for found in executor.map(visit, chunks):
+                parts.extend(found)
+            if progress is not None:
+                progress(min(begin + batch, rows.shape[0]) / rows.shape[0])
+    if not parts:
+        return Pairs(np.zeros(0, np.int32), np.zeros(0, np.int32),
+                     np.zeros(0))
+    return Pairs(*(np.concatenate([part[i] for part in parts])
+                   for i in range(3)))

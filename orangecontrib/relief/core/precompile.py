@@ -1,5 +1,6 @@
 """The background process of ``warmup``: compile kernel sets into numba's
-cache by running the engine on small data that needs them
+cache by running the engine (or NPDR's kernels, ``npdr_pairs``) on small
+data that needs them
 (``python -m orangecontrib.relief.core.precompile [--first SET]``).
 
 This module imports the engine; ``warmup``, which the engine imports, only
@@ -10,8 +11,9 @@ import warnings
 
 import numpy as np
 
-from . import plan
+from . import npdr_pairs, plan
 from .engine import relieff
+from .prepare import prepare
 from .warmup import SETS, is_compiled, lock, marker
 
 
@@ -26,6 +28,30 @@ def _problem(codes, copy, n=40, a=6):
     y = (X[:, 0] > 0.5).astype(float)
     nominal = np.arange(a) >= a // 2
     return X, y, nominal
+
+
+def _npdr(X, y, nominal, copy):
+    """Run NPDR's compiled kernels (``npdr_pairs``) as ``npdr.Problem``
+    calls them: the pairs (class-blind; a radius rule for the float64
+    copy), the fit without a feature and the fits of every column."""
+    prep = prepare(X, y, nominal, True)
+    pairs = npdr_pairs.neighbour_pairs(
+        prep, class_blind=True, neighbours="k" if copy == "float32"
+        else "surf", k_nearest=3, misses="per_class",
+        rows=np.arange(y.shape[0]))
+    outcome = (y[pairs.first] != y[pairs.second]).astype(float)
+    Zt = np.zeros((0, pairs.first.shape[0]))
+    start, beta = np.zeros(2), np.zeros(2)
+    zeros = np.zeros(outcome.shape[0])
+    npdr_pairs.fit(zeros, False, Zt, outcome, pairs.weight, start, True,
+                   beta)
+    npdr_pairs.log_likelihood(zeros, Zt, outcome, pairs.weight, beta)
+    columns = np.arange(prep.n_used)
+    npdr_pairs.fit_columns(
+        columns, pairs.first, pairs.second, pairs.weight, outcome, Zt, beta,
+        True, np.ascontiguousarray(prep.num.T),
+        np.ascontiguousarray(prep.nom.T), prep.group, prep.has_missing,
+        tuple(prep.missing), np.zeros((columns.shape[0], 4)), 1)
 
 
 def compile_set(kernel_set):
@@ -43,8 +69,10 @@ def compile_set(kernel_set):
             plan.QUANTISED_MIN_BYTES = 0        # the uint16 copy
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            variants = ("relieff",) if loop == "relieff" else ("drelieff",)
-            for variant in variants:
+            if loop == "npdr":
+                _npdr(X, y, nominal, copy)
+            else:
+                variant = "relieff" if loop == "relieff" else "drelieff"
                 relieff(X, y, nominal, variant=variant, k_nearest=3,
                         kernels="compiled")
     finally:

@@ -19,7 +19,9 @@ would compile them first: 2-5 s of a first use on a 2-core machine (issue
 It covers what a first use needs: dense data (small sparse data is
 densified; zeros are values either way), numeric and nominal features,
 missing values (RELIEF-D), classification and regression, ReliefF,
-Relief-E, rank weights, every neighbourhood rule, dReliefF and pdReliefF.
+Relief-E, rank weights, every neighbourhood rule, dReliefF and pdReliefF;
+and NPDR's pairs and regressions (``NPDR_FIRST_USE``), whose compiled
+kernels (``npdr_pairs``) took 30-50 s to compile on a first use.
 """
 import dataclasses
 import sys
@@ -30,8 +32,10 @@ import numpy as np
 from numba.core.dispatcher import Dispatcher
 from scipy.spatial.distance import cdist
 
-from . import estimates, neighbours as compiled_neighbours
+from . import estimates, neighbours as compiled_neighbours, npdr_pairs
 from .backend import Backend, add_updates
+from .diffs import nominal_diff as compiled_nominal_diff
+from .diffs import numeric_diff as compiled_numeric_diff
 from .distances import TIE_RTOL
 from .estimates import NO_FIXED, VARIANT_RELIEFF
 from .neighbours import (MODE_ANY, RULE_K, RULE_MULTISURF_STAR,
@@ -53,28 +57,40 @@ _NAMESPACES = {}
 _NAMESPACES_LOCK = threading.RLock()
 
 
-def interpreted(function):
+def interpreted(function, **replacements):
     """The numba function ``function`` as plain Python: its own source,
     where every numba function it calls is plain Python too (a call of a
     numba function from Python compiles it first).  The same arithmetic in
-    the same order, so the same bits."""
+    the same order, so the same bits.  ``replacements``: functions of its
+    module called instead of the numba functions of those names (NumPy
+    versions of loops over the data, slow as plain Python)."""
     source = function.py_func
     with _NAMESPACES_LOCK:
-        namespace = _namespace(source.__module__)
+        namespace = _namespace(source.__module__, replacements)
+    return _bound(source, namespace)
+
+
+def _bound(source, namespace):
     return FunctionType(source.__code__, namespace, source.__name__,
                         source.__defaults__, source.__closure__)
 
 
-def _namespace(module):
-    """The globals of ``module`` (a copy, taken once) with its numba
-    functions and those it imports replaced by ``interpreted`` ones.  (It
-    is registered before it is filled, so modules may call each other.)"""
-    if module not in _NAMESPACES:
-        namespace = _NAMESPACES[module] = dict(vars(sys.modules[module]))
+def _namespace(module, replacements=None):
+    """The globals of ``module`` (a copy, taken once per set of
+    ``replacements``) with the ``replacements`` put in, and its numba
+    functions and those it imports replaced by ``interpreted`` ones (its
+    own bound to this namespace).  (It is registered before it is filled,
+    so modules may call each other.)"""
+    key = module, frozenset((replacements or {}).items())
+    if key not in _NAMESPACES:
+        namespace = _NAMESPACES[key] = dict(vars(sys.modules[module]))
+        namespace.update(replacements or {})
         for name, value in namespace.items():
             if isinstance(value, Dispatcher):
-                namespace[name] = interpreted(value)
-    return _NAMESPACES[module]
+                own = value.py_func.__module__ == module
+                namespace[name] = _bound(value.py_func, namespace) if own \
+                    else interpreted(value)
+    return _NAMESPACES[key]
 
 
 estimate, step_weights = map(interpreted, (estimates.estimate,
@@ -370,3 +386,105 @@ class VectorisedBackend(Backend):
         upd = self.update_buffer(len(rows))
         relief_rows(self.prep, setup.hood, rows, setup.regression, upd)
         return add_updates(setup, upd, done, total, trace, estimate)
+
+
+# -- NPDR's first use ---------------------------------------------------------
+# NPDR's pairs from this path's neighbours, and its regressions as the
+# compiled source run as plain Python (Newton's steps, Cholesky, status) with
+# its loops over the pairs in NumPy: no numba function is compiled.  The
+# pairs' sums are added in another order, so coefficients and statistics
+# equal the compiled ones to rounding.
+
+slot_share = interpreted(npdr_pairs.slot_share)
+numeric_diff, nominal_diff = map(interpreted, (compiled_numeric_diff,
+                                               compiled_nominal_diff))
+
+
+def npdr_rows(prep, hood, group, counts, rows):
+    """NPDR's pairs of visiting ``rows`` (``npdr_pairs.neighbour_rows``):
+    (first, second, weight), the visited row, its neighbour and the share
+    of a slot it holds (``npdr_pairs.slot_share``)."""
+    n = group.shape[0]
+    any_miss = hood.mode == MODE_ANY
+    ones = np.ones(prep.n_used)
+    first, second, weight = [], [], []
+    for start in range(0, len(rows), BLOCK):
+        block = rows[start:start + BLOCK]
+        dist = distances(prep, block)
+        for b, r in enumerate(block):
+            if hood.rule == RULE_K:
+                chosen, coef = neighbours(r, dist[b], group, hood)
+            else:
+                chosen, coef, _ = radius_neighbours(r, dist[b], group, hood,
+                                                    ones)
+            first.append(np.full(chosen.shape[0], r, np.int32))
+            second.append(chosen.astype(np.int32))
+            weight.append(np.array([
+                slot_share(hood, c, group[r], group[j], counts, any_miss, n)
+                for j, c in zip(chosen, coef)], dtype=float))
+    if not first:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0)
+    return tuple(map(np.concatenate, (first, second, weight)))
+
+
+def _design(d, Zt):
+    """The design [1, d, Z] of the pairs, transposed (terms x pairs)."""
+    return np.vstack((np.ones(d.shape[0]), d, Zt))
+
+
+def _npdr_sums(d, Zt, outcome, weight, beta, logistic, H, g, X):
+    """``npdr_pairs._sums``: H = X' V X and g = X' r over all pairs."""
+    design = _design(d, Zt)
+    if logistic:     # (eta clipped as npdr_pairs._exp clips it)
+        mu = 1.0 / (1.0 + np.exp(np.clip(-(beta @ design), -708.0, 709.0)))
+        v, r = weight * mu * (1.0 - mu), weight * (outcome - mu)
+    else:
+        v, r = weight, weight * outcome
+    H[:, :] = (design * v) @ design.T
+    g[:] = design @ r
+
+
+def _npdr_log_likelihood(d, Zt, outcome, weight, beta):
+    """``npdr_pairs.log_likelihood``: sum w (outcome eta - log(1 +
+    exp(eta)))."""
+    eta = beta @ _design(d, Zt)
+    return float(weight @ (outcome * eta - np.logaddexp(0.0, eta)))
+
+
+def _npdr_residual_sum(d, Zt, outcome, weight, beta):
+    """``npdr_pairs.residual_sum``: sum w (outcome - [1, d, Z] beta)^2."""
+    residual = outcome - beta @ _design(d, Zt)
+    return float(weight @ (residual * residual))
+
+
+def _npdr_column_diffs(f, first, second, num_t, nom_t, group, has_missing,
+                       tables, out):
+    """``npdr_pairs.column_diffs``: the diffs of kernel column f over the
+    pairs, RELIEF-D's (``diffs``) for the pairs with a missing value."""
+    a_num = num_t.shape[0]
+    values = num_t[f] if f < a_num else nom_t[f - a_num]
+    a, b = values[first], values[second]
+    if f < a_num:
+        np.abs(a - b, out=out)
+        missing = np.isnan(a) | np.isnan(b)
+    else:
+        out[:] = a != b
+        missing = (a < 0) | (b < 0)
+    if has_missing:
+        diff = numeric_diff if f < a_num else nominal_diff
+        column = f if f < a_num else f - a_num
+        for q in np.flatnonzero(missing):
+            i, j = first[q], second[q]
+            out[q] = diff(column, values[i], values[j], group[i], group[j],
+                          tables)
+
+
+_NPDR_LOOPS = dict(_sums=_npdr_sums, log_likelihood=_npdr_log_likelihood,
+                   residual_sum=_npdr_residual_sum,
+                   column_diffs=_npdr_column_diffs)
+
+#: NPDR on this path (``npdr_pairs.Kernels``).
+NPDR_FIRST_USE = npdr_pairs.Kernels(
+    interpreted(npdr_pairs.fit, **_NPDR_LOOPS),
+    interpreted(npdr_pairs.fit_columns, **_NPDR_LOOPS),
+    _npdr_log_likelihood, npdr_rows)

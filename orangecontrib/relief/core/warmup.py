@@ -11,8 +11,9 @@ then the engine computes with its vectorised NumPy path
 (``core/vectorised.py``), and then loads the compiled kernels from the cache
 (about a second).
 
-Kernels are compiled per *set*: the loop (ReliefF's ``visits.relief_rows``
-or the feedback variants' ``feedback.feedback_batch``) for the types of the
+Kernels are compiled per *set*: the loop (ReliefF's ``visits.relief_rows``,
+the feedback variants' ``feedback.feedback_batch`` or NPDR's pairs and fits,
+``npdr_pairs``) for the types of the
 data it reads -- the nominal codes' width (int8, int32) and the screening
 copy's type (float32, float64 for ReliefF; float32, uint16 for the feedback
 variants).  A set's marker names the source of the engine, numba's version
@@ -46,11 +47,14 @@ except ImportError:     # Windows
 
 CORE = Path(__file__).resolve().parent
 
-#: The kernel sets, most common first: (loop, nominal codes, copy type).
+#: The kernel sets, most common first: (loop, nominal codes, copy type);
+#: the loop "npdr" is NPDR's pairs and fits (``npdr_pairs.kernel_set``).
 SETS = (("relieff", "int8", "float32"), ("feedback", "int8", "float32"),
         ("relieff", "int32", "float32"), ("feedback", "int32", "float32"),
         ("feedback", "int8", "uint16"), ("relieff", "int8", "float64"),
-        ("feedback", "int32", "uint16"), ("relieff", "int32", "float64"))
+        ("feedback", "int32", "uint16"), ("relieff", "int32", "float64"),
+        ("npdr", "int8", "float32"), ("npdr", "int8", "float64"),
+        ("npdr", "int32", "float32"), ("npdr", "int32", "float64"))
 
 _LOCK = threading.Lock()
 _PROCESS = None

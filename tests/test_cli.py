@@ -357,6 +357,31 @@ def test_turf_gives_the_turf_scorers_weights(capsys, corral_file,
     assert status == 2 and "--turf SHARE" in err
 
 
+def test_turf_removing_nothing_is_one_run_not_nan(capsys, tmp_path):
+    """Issue 38, item 9: on a table of few features, ``--turf 0.1``
+    printed nan and exited 0 (TuRF's last round kept every feature).  Now
+    it prints the TuRF scorer's weights, none of them NaN."""
+    from orangecontrib.relief.turf import TuRF
+    iris = Table("iris")
+    one = iris.transform(Domain(iris.domain.attributes[:1],
+                                iris.domain.class_var))
+    for name, data in (("one.tab", one), ("iris.tab", iris)):
+        path = tmp_path / name
+        data.save(str(path))
+        table = Table(str(path))
+        status, out, _ = run(capsys, "score", str(path), "--turf", "0.1",
+                             "--format", "csv")
+        assert status == 0
+        weights = csv_weights(out)
+        assert not np.isnan(list(weights.values())).any()
+        expected, _ = TuRF(ReliefF(), remove=0.1).score_table(table)
+        names = [var.name for var in table.domain.attributes]
+        assert weights == dict(zip(names, expected))
+    assert csv_weights(run(capsys, "score", str(tmp_path / "one.tab"),
+                           "--turf", "0.1", "--format", "csv")[1]) \
+        == {"sepal length": ReliefF()(Table(str(tmp_path / "one.tab")))[0]}
+
+
 def test_compat_weka_gives_wekas_numbers(capsys):
     golden = (WEKA / "labor.weka.tsv").read_text().splitlines()
     header, rows = golden[0].split("\t"), dict(

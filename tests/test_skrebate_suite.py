@@ -70,7 +70,7 @@ def cases():
 
 
 @pytest.mark.filterwarnings("ignore::orangecontrib.relief.ReliefWarning")
-@pytest.mark.parametrize("library, case", cases())
+@pytest.mark.parametrize("library, case", list(cases()))
 def test_skrebate_assertion(library, case):
     name, *_, (passes, assertion) = case
     score = suite.score(library, DATA, name)

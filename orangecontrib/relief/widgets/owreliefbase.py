@@ -860,8 +860,8 @@ class OWReliefBase(OWScoringBase, openclass=True):
                                     [int(i) for i in by_rank[:self.n_plotted]])
 
     def _update_heatmap(self, names):
-        """The top features' redundancy (at most HEATMAP_FEATURES), the
-        ones the selection skips marked."""
+        """The top features' redundancy (at most HEATMAP_FEATURES), those
+        redundant with a selected one marked."""
         chosen = self._non_redundant()
         self.heatmap.setVisible(chosen is not None)
         if chosen is None:
@@ -869,8 +869,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
             return
         top = min(HEATMAP_FEATURES, len(self.redundancy.features))
         features = self.redundancy.features[:top]
-        skipped = {i for i, index in enumerate(features)
-                   if index not in set(chosen[0])}
+        skipped = set(np.flatnonzero(chosen[1][:top] >= 0))
         self.heatmap.set_matrix(self.redundancy.matrix[:top, :top],
                                 [names[i] for i in features], skipped)
 

@@ -12,6 +12,7 @@ from Orange.widgets import gui
 from Orange.widgets.gui import BarRatioTableModel
 from Orange.widgets.utils.itemmodels import VariableListModel
 
+from orangecontrib.relief.redundancy import THRESHOLD
 from orangecontrib.relief.widgets.plotutils import CURVE_COLORS, StaticPlotView
 
 
@@ -153,10 +154,13 @@ class RedundancyHeatmap(StaticPlotView):
 
     def __init__(self, parent=None):
         super().__init__("Rank", "", parent,
-                         title="Redundancy of the top features "
-                               "(correlation of their updates)",
+                         title="Redundancy of the top features",
                          integer_x=True)
         self.setMinimumHeight(240)
+        self.setToolTip("The correlation of two features' per-visit "
+                        f"updates, white 0 to dark red 1; from {THRESHOLD:g} "
+                        "on, the lower-ranked one is skipped (marked ×: it "
+                        "repeats a selected feature).")
         self.plot.getViewBox().invertY(True)
         self.plot.getViewBox().setAspectLocked(False)
         self.plot.showGrid(False, False)
@@ -165,8 +169,8 @@ class RedundancyHeatmap(StaticPlotView):
 
     def set_matrix(self, matrix, names, skipped=()):
         """Show `matrix` (t x t, in rank order) of the features `names`;
-        the names of `skipped` (positions) get a mark, as the selection
-        left them out."""
+        the names of `skipped` (positions: redundant with a selected
+        feature) get a mark."""
         self.plot.clear()
         self.image = None
         axis = self.plot.getAxis("left")

@@ -3,6 +3,7 @@ selection and the preprocessor, the "Redundant with" column, the heat map
 of the top features' redundancy, and where the choice does not apply."""
 # pylint: disable=missing-docstring,protected-access
 import unittest
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -14,7 +15,8 @@ from Orange.evaluation import CrossValidation
 from Orange.preprocess.fss import SelectBestFeatures
 from Orange.widgets.tests import base as widget_tests
 
-from orangecontrib.relief.scoring import SelectNonRedundant
+from orangecontrib.relief.scoring import ReliefF, SelectNonRedundant
+from orangecontrib.relief.widgets.relieftask import Cancelled, run
 from orangecontrib.relief.widgets.owdrelieff import OWDReliefF
 from orangecontrib.relief.widgets.owirelief import OWIRelief
 from orangecontrib.relief.widgets.owpdrelieff import OWPDReliefF
@@ -230,6 +232,41 @@ class TestSkipRedundant(widget_tests.WidgetTest):
         widget.report_plot = lambda *args: None
         widget.send_report()
         self.assertTrue(items["Redundant features"].startswith("skipped"))
+
+
+class TestRedundancyInTheTask(unittest.TestCase):
+    class State:
+        """A TaskState that asks to stop once the redundancy is measured."""
+
+        def __init__(self):
+            self.partial, self.status, self.progress = [], [], []
+
+        def set_progress_value(self, value):
+            self.progress.append(value)
+
+        def set_status(self, text):
+            self.status.append(text)
+
+        def set_partial_result(self, part):
+            self.partial.append(part)
+
+        def is_interruption_requested(self):
+            return "measuring redundancy" in self.status
+
+    def test_weights_first_then_redundancy_with_progress_and_cancel(self):
+        extras = SimpleNamespace(test=None, n_permutations=0, n_resamples=0,
+                                 covariates=[], redundancy_top=16)
+        state = self.State()
+        with self.assertRaises(Cancelled):
+            run(copies_table(), ReliefF(), 10, extras, state)
+        # the weights were sent before the redundancy run was stopped
+        self.assertEqual([name for name, _ in state.partial], ["result"])
+        self.assertTrue(all(value <= 50 for value in state.progress))
+        # not stopped: both parts, the progress up to the end
+        state.is_interruption_requested = lambda: False
+        out = run(copies_table(), ReliefF(), 10, extras, state)
+        self.assertEqual(len(out.redundancy.features), 16)
+        self.assertGreater(max(state.progress), 99)
 
 
 if __name__ == "__main__":

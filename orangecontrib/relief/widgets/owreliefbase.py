@@ -33,7 +33,9 @@ from Orange.widgets.widget import Msg
 
 from orangecontrib.relief.core import cuda
 from orangecontrib.relief.core.rules import RULES
-from orangecontrib.relief.scoring import (CovariatesToMetas, SelectSignificant,
+from orangecontrib.relief.redundancy import THRESHOLD, TOP
+from orangecontrib.relief.scoring import (CovariatesToMetas, SelectNonRedundant,
+                                          SelectSignificant,
                                           covariates_to_metas)
 from orangecontrib.relief.stats import (NPDR_DEFAULT, TESTS,
                                         unreachable_threshold)
@@ -41,7 +43,8 @@ from orangecontrib.relief.widgets.owscoringbase import (
     SELECTION_LIMITS, OWScoringBase, scorer_warnings)
 from orangecontrib.relief.widgets.relieftask import run
 from orangecontrib.relief.widgets.reliefviews import (ConvergencePlot,
-                                                      RankIntervalPlot)
+                                                      RankIntervalPlot,
+                                                      RedundancyHeatmap)
 
 #: Aim for about this many points in the convergence plot.
 TRACE_POINTS = 200
@@ -51,6 +54,9 @@ MISSES_TEXTS = ("k from each other class", "k from any other class")
 
 #: The rows of variables the Covariates list shows.
 COVARIATE_ROWS = 4
+
+#: The most features the redundancy heat map shows (their names must fit).
+HEATMAP_FEATURES = 25
 
 
 class OWReliefBase(OWScoringBase, openclass=True):
@@ -63,6 +69,9 @@ class OWReliefBase(OWScoringBase, openclass=True):
     HEIGHT, DEVICE_ROW_HEIGHT = 900, 34
     #: whether the widget has controls for pdReliefF's T
     HAS_T = False
+    #: the parts of a computation; "redundancy": the top features'
+    #: redundancy, measured when "Skip redundant features" is on
+    PARTS = ("result", "redundancy", "test", "stability")
 
     class Error(OWScoringBase.Error):
         no_class = Msg("Data has no target variable: Relief needs one to "
@@ -115,6 +124,8 @@ class OWReliefBase(OWScoringBase, openclass=True):
     alpha = Setting(0.05)
     #: run on the GPU ("Compute on"), where one is present
     use_gpu = Setting(False)
+    #: "Skip redundant features": top N / % without copies of a kept one
+    skip_redundant = Setting(False)
     #: attributes or metas NPDR adjusts for (saved by name, per domain)
     covariates = ContextSetting([])
 
@@ -138,6 +149,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         "replacement by Java's Random(seed), as Weka's -M m -D seed.")
 
     def __init__(self):
+        self.redundancy = None   # (a part, PARTS; set before the commit)
         super().__init__()
         # the GPU offered by "Compute on" (None: none, the choice is hidden)
         self.gpu_name = cuda.device_name() if cuda.available() else None
@@ -151,6 +163,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         self._setup_gui()
         self._enable_k_controls()
         self._update_cost_label()
+        self._update_skip_check()
         self.commit.now()
 
     # GUI
@@ -283,10 +296,17 @@ class OWReliefBase(OWScoringBase, openclass=True):
                                callback=self._set_select_q,
                                addToLayout=False)
         grid.addWidget(alpha, 2, 1)
+        self.skip_check = gui.checkBox(
+            None, self, "skip_redundant", "Skip redundant features",
+            callback=self._selection_changed, addToLayout=False)
+        grid.addWidget(self.skip_check, 3, 0, 1, 2)
 
         self.rankview = RankIntervalPlot(self)
         self.rankview.hide()
-        self._plot_box_and_views(ConvergencePlot(self), self.rankview)
+        self.heatmap = RedundancyHeatmap(self)
+        self.heatmap.hide()
+        self._plot_box_and_views(ConvergencePlot(self), self.heatmap,
+                                 self.rankview)
         self.resize(880, self.HEIGHT + (self.DEVICE_ROW_HEIGHT
                                         if self.gpu_name is not None else 0))
 
@@ -340,6 +360,9 @@ class OWReliefBase(OWScoringBase, openclass=True):
 
     def _selection_changed(self):
         self._update_threshold_warning()
+        self._update_skip_check()
+        if self.result is not None and self.scored is not None:
+            self.show_result()      # (the "Redundant with" column)
         super()._selection_changed()
 
     def _set_select_q(self):
@@ -367,7 +390,39 @@ class OWReliefBase(OWScoringBase, openclass=True):
 
     def _statistics_changed(self):
         self._update_cost_label()
+        self._update_skip_check()
         self.commit.deferred()
+
+    SKIP_TOOLTIP = (
+        "Down the ranking, leave out a feature whose per-visit updates "
+        f"follow those of a feature already selected (correlation >= "
+        f"{THRESHOLD}): copies and near copies of a kept feature. "
+        "Interacting features (XOR) are not redundant and are both kept. "
+        "Costs one more run, which records every visit's updates.")
+
+    def skip_unavailable(self) -> Optional[str]:
+        """Why "Skip redundant features" cannot apply now (None: it can)."""
+        if self.select_percent == 2:
+            return ("Selection by q < α keeps every significant feature; "
+                    "choose top N or top % to skip redundant ones.")
+        if self.covariates:
+            return ("Redundancy is measured without covariates; clear them "
+                    "to skip redundant features.")
+        if self.data is not None and self.data.domain.class_var is not None \
+                and self.data.domain.class_var.is_continuous:
+            return ("A numeric target: RReliefF's estimate is no mean of "
+                    "per-visit updates, so redundancy cannot be measured.")
+        return None
+
+    def skip_active(self) -> bool:
+        """Whether the selection skips redundant features."""
+        return bool(self.skip_redundant) and self.skip_unavailable() is None
+
+    def _update_skip_check(self):
+        reason = self.skip_unavailable()
+        self.skip_check.setEnabled(reason is None)
+        self.skip_check.setToolTip(self.SKIP_TOOLTIP if reason is None
+                                   else reason)
 
     def chosen_test(self):
         """The registered test (``stats.TESTS``) chosen, or None."""
@@ -477,8 +532,21 @@ class OWReliefBase(OWScoringBase, openclass=True):
         scorer.covariates = tuple(self.covariate_names())
         return scorer
 
+    def n_to_select(self, n_attributes) -> int:
+        """How many of `n_attributes` features top N / top % selects."""
+        k = self.selection_k()
+        return max(1, int(np.round(k * n_attributes))) \
+            if isinstance(k, float) else min(k, n_attributes)
+
     def create_preprocessor(self, scorer):
         names = self.covariate_names()
+        if self.skip_active() and (self.select_percent == 0
+                                   or self.data is not None):
+            # (each training set is scored and its redundancy measured
+            # again; top % is counted on the connected data's features)
+            n = self.n_selected if self.select_percent == 0 else \
+                self.n_to_select(len(self.data.domain.attributes))
+            return PreprocessorList([SelectNonRedundant(scorer, int(n))])
         # (the covariates go to the metas first: they are no features)
         moving = [CovariatesToMetas(names)] if names else []
         if self.select_percent == 2 and self.significance_test:
@@ -508,6 +576,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         self.openContext(data)
         self._adjusting_test()
         self._update_cost_label()
+        self._update_skip_check()
         self._forget()
         self.clear_view()
         self._update_threshold_warning()
@@ -619,10 +688,21 @@ class OWReliefBase(OWScoringBase, openclass=True):
         stats = self.statistics_params()
         return dict(
             result=weights,
+            redundancy=weights + (self.redundancy_top(),)
+            if self.skip_active() else None,
             test=None if stats.test is None else weights + (
                 stats.test, stats.n_permutations, tuple(stats.covariates)),
             stability=weights + (stats.n_resamples,)
             if stats.n_resamples else None)
+
+    def redundancy_top(self) -> int:
+        """How many top features the redundancy is measured for: those the
+        heat map shows, and at least those selected."""
+        if self.scored is None:
+            return 0
+        n_attributes = len(self.scored.domain.attributes)
+        return min(n_attributes,
+                   max(TOP, self.n_to_select(n_attributes)))
 
     def _computation_key(self):
         """What the weights are computed from."""
@@ -685,6 +765,8 @@ class OWReliefBase(OWScoringBase, openclass=True):
             extras.test, extras.n_permutations = None, 0
         if "stability" not in missing:
             extras.n_resamples = 0
+        extras.redundancy_top = self.redundancy_top() \
+            if "redundancy" in missing else 0
         trace_every = max(1, self._effective_m() // TRACE_POINTS)
         self._set_running(True)
         self.start(run, data, self.create_scorer(self._n_known()), trace_every,
@@ -693,7 +775,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
     def on_done(self, output: SimpleNamespace):
         self._set_running(False)
         for part in self.PARTS:
-            value = getattr(output, part)
+            value = getattr(output, part, None)
             if value is not None:
                 self._keep(part, value)
         # k versus class sizes and rows without a target already have
@@ -727,6 +809,39 @@ class OWReliefBase(OWScoringBase, openclass=True):
         self.plotview.clear()
         self.rankview.set_ranks(None, [], [])
         self.rankview.hide()
+        self.heatmap.set_matrix(None, [])
+        self.heatmap.hide()
+
+    def _non_redundant(self):
+        """The selection's feature indices and, per top feature, the index
+        of the kept one it repeats (-1: none), or None when redundant
+        features are not skipped (or their redundancy is not known yet)."""
+        if not self.skip_active() or self.redundancy is None:
+            return None
+        n = self.n_to_select(len(self.scored.domain.attributes))
+        return self.redundancy.select(n)
+
+    def selected_attributes(self):
+        """Top N / top %, less the redundant features when they are
+        skipped (until their redundancy is known: the plain top)."""
+        chosen = self._non_redundant()
+        if chosen is None:
+            return super().selected_attributes()
+        attributes = self.scored.domain.attributes
+        return [attributes[i] for i in chosen[0]]
+
+    def text_columns(self):
+        """"Redundant with": the name of the selected feature whose updates
+        a top feature follows (empty for the others)."""
+        chosen = self._non_redundant()
+        if chosen is None:
+            return {}
+        attributes = self.scored.domain.attributes
+        texts = [""] * len(attributes)
+        for feature, kept in zip(self.redundancy.features, chosen[1]):
+            if kept >= 0:
+                texts[feature] = attributes[kept].name
+        return {"Redundant with": texts}
 
     def _update_plot(self):
         res = self.result
@@ -737,11 +852,26 @@ class OWReliefBase(OWScoringBase, openclass=True):
                if not np.isnan(res.weights[i])]
         names = [attr.name for attr in self.scored.domain.attributes]
         self.plotview.set_trace(res.trace_steps, res.trace, names, top)
+        self._update_heatmap(names)
         self.rankview.setVisible(self.stability is not None)
         if self.stability is not None:
             by_rank = np.argsort(self.stability.mean_rank, kind="stable")
             self.rankview.set_ranks(self.stability, names,
                                     [int(i) for i in by_rank[:self.n_plotted]])
+
+    def _update_heatmap(self, names):
+        """The top features' redundancy (at most HEATMAP_FEATURES), those
+        redundant with a selected one marked."""
+        chosen = self._non_redundant()
+        self.heatmap.setVisible(chosen is not None)
+        if chosen is None:
+            self.heatmap.set_matrix(None, [])
+            return
+        top = min(HEATMAP_FEATURES, len(self.redundancy.features))
+        features = self.redundancy.features[:top]
+        skipped = set(np.flatnonzero(chosen[1][:top] >= 0))
+        self.heatmap.set_matrix(self.redundancy.matrix[:top, :top],
+                                [names[i] for i in features], skipped)
 
     # report
     def send_report(self):
@@ -781,6 +911,12 @@ class OWReliefBase(OWScoringBase, openclass=True):
                       f"q < {self.alpha:g}" if self.select_percent == 2
                       else f"top {self.percent_selected} %"
                       if self.select_percent else f"top {self.n_selected}"))
+        reason = self.skip_unavailable()
+        items.append(("Redundant features",
+                      "kept" if not self.skip_redundant else
+                      f"skipped (update correlation ≥ {THRESHOLD:g} with a "
+                      f"selected feature)" if reason is None else
+                      f"kept ({reason.split(';')[0].split(':')[0]})"))
         self.report_items("Parameters", items)
         if self.scored is None or self.result is None:
             return
@@ -798,6 +934,8 @@ class OWReliefBase(OWScoringBase, openclass=True):
             (attrs[i].name, f"{res.weights[i]:.4f}") for i in top])
         if res.trace is not None:
             self.report_plot("Convergence", self.plotview.plot)
+        if self._non_redundant() is not None:
+            self.report_plot("Redundancy", self.heatmap.plot)
 
     @classmethod
     def migrate_settings(cls, settings, version):

@@ -324,18 +324,25 @@ class OWScoringBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
                                 (self.stability.ranks <= top).mean(axis=0)})
         return columns
 
+    def text_columns(self):
+        """{title: a text per feature} shown after the statistics (a
+        widget's own, e.g. "Redundant with"); none here."""
+        return {}
+
     def show_result(self):
         attributes = self.scored.domain.attributes
         weights = np.asarray(self.result.weights, dtype=float)
         extra = self.statistics_columns()
+        texts = self.text_columns()
         self.model.resetSorting(True)
-        self.model.wrap([[attr, float(w)] + [float(v[i]) for v in
-                                              extra.values()]
+        self.model.wrap([[attr, float(w)]
+                         + [float(v[i]) for v in extra.values()]
+                         + [str(v[i]) for v in texts.values()]
                          for i, (attr, w) in enumerate(zip(attributes,
                                                            weights))])
         self.model.setExtremesFrom(1, weights)
         self.model.setHorizontalHeaderLabels(["Feature", "Weight"]
-                                             + list(extra))
+                                             + list(extra) + list(texts))
         self.model.sort(1, Qt.DescendingOrder)
         self.view.horizontalHeader().setSortIndicator(1, Qt.DescendingOrder)
         self.view.resizeColumnToContents(0)
@@ -376,15 +383,20 @@ class OWScoringBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     def scores_table(self) -> Table:
         """Feature names and weights (and the statistics computed), shaped
-        like Rank's Scores output."""
+        like Rank's Scores output; the text columns are string metas after
+        the names."""
         extra = self.statistics_columns()
+        texts = self.text_columns()
         weights = np.column_stack([np.asarray(self.result.weights, float)]
                                   + [np.asarray(v, float)
                                      for v in extra.values()])
         domain = Domain([ContinuousVariable(self.name)]
                         + [ContinuousVariable(name) for name in extra],
-                        metas=[StringVariable("Feature")])
-        names = np.array([[a.name] for a in self.scored.domain.attributes],
+                        metas=[StringVariable("Feature")]
+                        + [StringVariable(name) for name in texts])
+        names = np.array([[a.name] + [str(v[i]) for v in texts.values()]
+                          for i, a in enumerate(
+                              self.scored.domain.attributes)],
                          dtype=object)
         table = Table.from_numpy(domain, weights, metas=names)
         table.name = "Feature Scores"

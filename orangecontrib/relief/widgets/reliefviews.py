@@ -12,6 +12,7 @@ from Orange.widgets import gui
 from Orange.widgets.gui import BarRatioTableModel
 from Orange.widgets.utils.itemmodels import VariableListModel
 
+from orangecontrib.relief.redundancy import THRESHOLD
 from orangecontrib.relief.widgets.plotutils import CURVE_COLORS, StaticPlotView
 
 
@@ -139,3 +140,50 @@ class RankIntervalPlot(StaticPlotView):
         axis.setStyle(hideOverlappingLabels=False)
         self.plot.setXRange(0.5, max(high.max(), 2) + 0.5)
         self.plot.setYRange(-0.5, len(indices) - 0.5)
+
+
+class RedundancyHeatmap(StaticPlotView):
+    """The top features' redundancy (``redundancy.update_redundancy``: how
+    alike their per-visit updates are, 0 to 1) as a heat map, best feature
+    at the top left: a dark block off the diagonal is a group of features
+    that say the same thing."""
+
+    #: white (0) to dark red (1), as Orange's heat maps of one sign
+    COLORS = pg.ColorMap([0.0, 0.5, 1.0], [(255, 255, 255), (244, 137, 96),
+                                           (165, 15, 21)])
+
+    def __init__(self, parent=None):
+        super().__init__("Rank", "", parent,
+                         title="Redundancy of the top features",
+                         integer_x=True)
+        self.setMinimumHeight(240)
+        self.setToolTip("The correlation of two features' per-visit "
+                        f"updates, white 0 to dark red 1; from {THRESHOLD:g} "
+                        "on, the lower-ranked one is skipped (marked ×: it "
+                        "repeats a selected feature).")
+        self.plot.getViewBox().invertY(True)
+        self.plot.getViewBox().setAspectLocked(False)
+        self.plot.showGrid(False, False)
+        self.plot.getAxis("left").setWidth(130)
+        self.image = None
+
+    def set_matrix(self, matrix, names, skipped=()):
+        """Show `matrix` (t x t, in rank order) of the features `names`;
+        the names of `skipped` (positions: redundant with a selected
+        feature) get a mark."""
+        self.plot.clear()
+        self.image = None
+        axis = self.plot.getAxis("left")
+        if matrix is None or not len(names):
+            axis.setTicks(None)
+            reset_axes(self.plot)
+            return
+        matrix = np.asarray(matrix, dtype=float)
+        self.image = pg.ImageItem(self.COLORS.map(matrix.T, mode="byte"))
+        self.image.setRect(0.5, -0.5, len(names), len(names))
+        self.plot.addItem(self.image)
+        axis.setTicks([[(i, ("× " if i in skipped else "") + name)
+                        for i, name in enumerate(names)], []])
+        axis.setStyle(hideOverlappingLabels=False)
+        self.plot.setXRange(0.5, len(names) + 0.5, padding=0)
+        self.plot.setYRange(-0.5, len(names) - 0.5, padding=0)

@@ -145,23 +145,24 @@ def test_clear_stale_deletes_only_the_old_kernels_and_markers(
     cache.mkdir()
     monkeypatch.setattr(warmup, "kernel_dir", lambda: kernels)
     monkeypatch.setattr(warmup, "_cache_dir", lambda: cache)
-    monkeypatch.setattr(warmup, "_fingerprint", lambda: "new")
+    monkeypatch.setattr(warmup, "_running_sources", lambda: "new")
+    monkeypatch.setattr(warmup, "_fingerprint",
+                        lambda: warmup._marker_key("new"))
     for name in ("feedback.feedback_batch-40.py311.nbi",
                  "feedback.feedback_batch-40.py311.1.nbc",
                  "estimates.cpython-311.pyc"):
         (kernels / name).write_text("")
     (kernels / warmup.SOURCES_NAME).write_text("old\n")
-    for name in ("relief-relieff-int8-float32-old.ok",
-                 "relief-relieff-int8-float32-new.ok",
-                 "relief-relieff-int8-float32-other.ok"):
+    old, new, other = (f"relief-relieff-int8-float32-{warmup._marker_key(s)}"
+                       ".ok" for s in ("old", "new", "other"))
+    for name in (old, new, other):
         (cache / name).write_text("compiled\n")
     warmup.clear_stale()
     assert sorted(path.name for path in kernels.iterdir()) == [
         "estimates.cpython-311.pyc", warmup.SOURCES_NAME]
     assert (kernels / warmup.SOURCES_NAME).read_text() == "new\n"
-    assert sorted(path.name for path in cache.iterdir()) == [
-        "relief-relieff-int8-float32-new.ok",
-        "relief-relieff-int8-float32-other.ok"]
+    assert sorted(path.name for path in cache.iterdir()) == sorted(
+        [new, other])
     (kernels / "visits.relief_rows-60.py311.nbi").write_text("")
     warmup.clear_stale()        # the same sources: nothing to delete
     assert (kernels / "visits.relief_rows-60.py311.nbi").exists()

@@ -75,8 +75,8 @@ LOCK_NAME = "relief-compiler.lock"
 # set in the background compiler's environment: it checks the cache itself,
 # holding the lock (``precompile.main``)
 COMPILER_VARIABLE = "ORANGE3_RELIEF_COMPILER"
-# the fingerprint of the sources the cached kernels were compiled from, in
-# the kernels' folder (``kernel_dir``)
+# the hash of the sources the cached kernels were compiled from, in the
+# kernels' folder (``kernel_dir``)
 SOURCES_NAME = "relief-sources"
 
 
@@ -95,27 +95,37 @@ def _cache_dir():
 def _sources():
     """A hash of what the kernels are compiled from: every ``core/*.py``,
     where they are (numba's cache follows the path), numba's and Python's
-    versions, and the cache directory."""
+    versions."""
     digest = hashlib.sha256()
     for path in sorted(CORE.glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     digest.update(str(CORE).encode())
     digest.update(numba.__version__.encode())
-    digest.update(str(_cache_dir()).encode())
     digest.update(sys.version.encode())
     return digest.hexdigest()[:16]
 
 
 @functools.lru_cache(maxsize=None)
-def _fingerprint():
+def _running_sources():
     """``_sources()`` when this process first asked: the sources it runs."""
     return _sources()
 
 
 def sources_changed():
     """Whether ``core/``'s sources changed since this process read them."""
-    return _sources() != _fingerprint()
+    return _sources() != _running_sources()
+
+
+def _marker_key(sources):
+    """What a marker's name says: the sources and the cache directory."""
+    key = f"{sources}-{_cache_dir()}".encode()
+    return hashlib.sha256(key).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def _fingerprint():
+    return _marker_key(_running_sources())
 
 
 def kernel_dir():
@@ -161,8 +171,8 @@ def lock(wait=False):
 
 
 def _recorded():
-    """The fingerprint the cached kernels were compiled from (None: none
-    recorded)."""
+    """The sources (``_sources``) the cached kernels were compiled from
+    (None: none recorded)."""
     try:
         return (kernel_dir() / SOURCES_NAME).read_text().strip()
     except OSError:
@@ -172,9 +182,9 @@ def _recorded():
 def clear_stale():
     """Where the cached kernels were compiled from other sources than this
     process's (or from unrecorded ones), delete them and the old sources'
-    markers, and record this process's fingerprint.  Call it holding the
+    markers, and record this process's sources.  Call it holding the
     compiler's lock, before any kernel is loaded."""
-    recorded, current = _recorded(), _fingerprint()
+    recorded, current = _recorded(), _running_sources()
     if recorded == current:
         return
     folder = kernel_dir()
@@ -183,10 +193,10 @@ def clear_stale():
     # a running process of the old sources is safe)
     for path in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
         path.unlink(missing_ok=True)
-    old = f"-{recorded}.ok" if recorded else ".ok"
+    old = f"-{_marker_key(recorded)}.ok" if recorded else ".ok"
     for path in _cache_dir().glob("relief-*.ok"):
         if path.name.endswith(old) and not path.name.endswith(
-                f"-{current}.ok"):
+                f"-{_fingerprint()}.ok"):
             path.unlink(missing_ok=True)
     folder.mkdir(parents=True, exist_ok=True)
     temporary = folder / f"{SOURCES_NAME}.{os.getpid()}"
@@ -209,7 +219,7 @@ def check_cache():
         if _CHECKED or os.environ.get(COMPILER_VARIABLE) == "1":
             return
         _CHECKED = True
-        if _recorded() == _fingerprint():
+        if _recorded() == _running_sources():
             return
         try:
             held = lock(wait=True)

@@ -233,8 +233,11 @@ FIRST_RUN = textwrap.dedent("""
     print(json.dumps(process and process.pid))
 """)
 
+# A stand-in for a compiler (so the import does not wait for the lock to
+# check the cache, ``warmup.check_cache``): takes the lock and holds it.
 HOLD_LOCK = textwrap.dedent("""
-    import sys, time
+    import os, sys, time
+    os.environ["ORANGE3_RELIEF_COMPILER"] = "1"
     from orangecontrib.relief.core import warmup
     held = warmup.lock()
     print("held" if held else "not held", flush=True)

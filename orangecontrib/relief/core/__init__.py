@@ -25,6 +25,7 @@
   threads, progress), ``engine`` (the public ``relieff``), ``warmup`` and
   ``precompile`` (compiling the kernels in the background).
 """
+from . import warmup
 from .engine import relieff
 from .estimates import distance_weights
 from .messages import ReliefWarning, collect_warnings, quiet_warnings
@@ -35,3 +36,7 @@ from .speedups import Speedups
 __all__ = ["relieff", "ReliefResult", "ReliefWarning", "Speedups",
            "default_T", "distance_weights", "ranking", "collect_warnings",
            "quiet_warnings"]
+
+# before any kernel is loaded (importing loads none): no kernel cached from
+# other sources is used (``warmup.check_cache``)
+warmup.check_cache()

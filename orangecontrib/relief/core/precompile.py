@@ -14,7 +14,8 @@ import numpy as np
 from . import npdr_pairs, plan
 from .engine import relieff
 from .prepare import prepare
-from .warmup import SETS, is_compiled, lock, marker
+from .warmup import (SETS, clear_stale, is_compiled, lock, marker,
+                     sources_changed)
 
 
 def _problem(codes, copy, n=40, a=6):
@@ -85,7 +86,11 @@ def compile_set(kernel_set):
 def main(argv=None):
     """Compile the kernel sets not compiled yet, holding the compiler's lock
     (``warmup.lock``): the one passed as ``--lock-fd`` by ``warmup.start``,
-    else taken here; returns at once while another compiler holds it."""
+    else taken here; returns at once while another compiler holds it.
+    Kernels cached from other sources are deleted first
+    (``warmup.clear_stale``); where the sources change while it compiles,
+    it stops after the current set (a process of the new sources waits for
+    the lock to clear what it compiled)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--first", help="loop:codes:copy to compile first")
     parser.add_argument("--only-first", action="store_true")
@@ -97,6 +102,7 @@ def main(argv=None):
         held = lock()       # (held until this process ends)
         if held is None:
             return
+    clear_stale()
     order = list(SETS)
     if args.first:
         first = tuple(args.first.split(":"))
@@ -105,6 +111,8 @@ def main(argv=None):
         if args.only_first:
             order = order[:1]
     for kernel_set in order:
+        if sources_changed():
+            return
         if not is_compiled(kernel_set):
             compile_set(kernel_set)
 

@@ -28,6 +28,14 @@ that finds it held starts none; it computes on the NumPy path, or waits for
 the markers (``running``).  The lock is the operating system's
 (``fcntl.flock``, ``msvcrt.locking``), so it dies with its process: a lock
 file left by a killed compiler blocks nothing.
+
+Stale kernels (``check_cache``): numba keys a kernel's cache entry on the
+file that defines it only, while a kernel calls (and inlines) functions of
+other modules of ``core/``; after an edit or a ``git pull`` that changes
+``estimates.py`` but not ``feedback.py``, numba would load feedback's
+kernels compiled from the old ``estimates.py`` -- wrong weights, silently.
+So the kernels' folder records the fingerprint of the sources they were
+compiled from, and a process whose sources differ deletes them first.
 """
 import functools
 import hashlib
@@ -35,9 +43,11 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numba
+from numba.core.caching import FunctionCache
 
 try:
     import fcntl
@@ -62,6 +72,12 @@ _PROCESS = None
 WARMUP_VARIABLE = "ORANGE3_RELIEF_WARMUP"
 # the compiler's lock file, in the cache directory
 LOCK_NAME = "relief-compiler.lock"
+# set in the background compiler's environment: it checks the cache itself,
+# holding the lock (``precompile.main``)
+COMPILER_VARIABLE = "ORANGE3_RELIEF_COMPILER"
+# the hash of the sources the cached kernels were compiled from, in the
+# kernels' folder (``kernel_dir``)
+SOURCES_NAME = "relief-sources"
 
 
 def _cache_dir():
@@ -76,16 +92,48 @@ def _cache_dir():
     return Path.home() / ".cache" / "orange3-relief"
 
 
-@functools.lru_cache(maxsize=None)
-def _fingerprint():
+def _sources():
+    """A hash of what the kernels are compiled from: every ``core/*.py``,
+    where they are (numba's cache follows the path), numba's and Python's
+    versions."""
     digest = hashlib.sha256()
     for path in sorted(CORE.glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
+    digest.update(str(CORE).encode())
     digest.update(numba.__version__.encode())
-    digest.update(str(_cache_dir()).encode())
     digest.update(sys.version.encode())
     return digest.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def _running_sources():
+    """``_sources()`` when this process first asked: the sources it runs."""
+    return _sources()
+
+
+def sources_changed():
+    """Whether ``core/``'s sources changed since this process read them."""
+    return _sources() != _running_sources()
+
+
+def _marker_key(sources):
+    """What a marker's name says: the sources and the cache directory."""
+    key = f"{sources}-{_cache_dir()}".encode()
+    return hashlib.sha256(key).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def _fingerprint():
+    return _marker_key(_running_sources())
+
+
+def kernel_dir():
+    """The folder where numba caches the kernels of ``core/``'s modules
+    (numba's choice: ``core/__pycache__``, a folder under
+    ``NUMBA_CACHE_DIR``, or one in the user's cache); it holds the cache
+    files of these modules only."""
+    return Path(FunctionCache(_sources).cache_path)
 
 
 def marker(kernel_set):
@@ -98,23 +146,87 @@ def is_compiled(kernel_set):
     return marker(kernel_set).exists()
 
 
-def lock():
+def lock(wait=False):
     """The compiler's lock, taken: an open file, which holds it until it is
-    closed (or its process ends); None while another process holds it.
-    An OSError where the lock file cannot be made."""
+    closed (or its process ends); None while another process holds it
+    (``wait``: waits for it instead).  An OSError where the lock file
+    cannot be made."""
     path = _cache_dir() / LOCK_NAME
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle = open(path, "a+b")
+    while True:
+        handle = open(path, "a+b")
+        try:
+            if fcntl is not None:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            else:
+                handle.seek(0)
+                msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:     # held (BlockingIOError; EACCES on some systems)
+            handle.close()
+            if not wait:
+                return None
+            time.sleep(0.1)
+            continue
+        return handle
+
+
+def _recorded():
+    """The sources (``_sources``) the cached kernels were compiled from
+    (None: none recorded)."""
     try:
-        if fcntl is not None:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        else:
-            handle.seek(0)
-            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
-    except OSError:     # held (BlockingIOError; EACCES on some systems)
-        handle.close()
+        return (kernel_dir() / SOURCES_NAME).read_text().strip()
+    except OSError:
         return None
-    return handle
+
+
+def clear_stale():
+    """Where the cached kernels were compiled from other sources than this
+    process's (or from unrecorded ones), delete them and the old sources'
+    markers, and record this process's sources.  Call it holding the
+    compiler's lock, before any kernel is loaded."""
+    recorded, current = _recorded(), _running_sources()
+    if recorded == current:
+        return
+    folder = kernel_dir()
+    # (numba writes a cache file whole, by a rename, and a process that
+    # finds an index's data file gone compiles the kernel: deleting under
+    # a running process of the old sources is safe)
+    for path in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
+        path.unlink(missing_ok=True)
+    old = f"-{_marker_key(recorded)}.ok" if recorded else ".ok"
+    for path in _cache_dir().glob("relief-*.ok"):
+        if path.name.endswith(old) and not path.name.endswith(
+                f"-{_fingerprint()}.ok"):
+            path.unlink(missing_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    temporary = folder / f"{SOURCES_NAME}.{os.getpid()}"
+    temporary.write_text(current + "\n")
+    os.replace(temporary, folder / SOURCES_NAME)
+
+
+_CHECKED = False
+
+
+def check_cache():
+    """Before this process loads any kernel: make sure numba's cached
+    kernels were compiled from this process's sources (``clear_stale``).
+    Once per process; the cost of a hash of core's sources when they
+    match.  Where they do not, under the compiler's lock, waiting while
+    another process holds it: one clearing, or a compiler of other sources,
+    which stops after its current kernel set (``precompile.main``)."""
+    global _CHECKED
+    with _LOCK:
+        if _CHECKED or os.environ.get(COMPILER_VARIABLE) == "1":
+            return
+        _CHECKED = True
+        if _recorded() == _running_sources():
+            return
+        try:
+            held = lock(wait=True)
+        except OSError:     # a read-only cache: numba writes none there
+            return
+        with held:
+            clear_stale()
 
 
 def start(first=None):
@@ -153,7 +265,8 @@ def start(first=None):
                 _PROCESS = subprocess.Popen(
                     command, stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                    cwd=str(CORE.parents[2]), pass_fds=passed)
+                    cwd=str(CORE.parents[2]), pass_fds=passed,
+                    env=dict(os.environ, **{COMPILER_VARIABLE: "1"}))
             except OSError:
                 return None
         return _PROCESS

@@ -1,5 +1,5 @@
 """Does a selection keep the same thing twice?  The top-r sets of the Relief
-family, mRMR and the non-redundant selection on the seed's benchmarks with
+family, mRMR, BELIEF's selection and the non-redundant selection on the seed's benchmarks with
 redundancy added in steps, and on its real tables (issue 42, item 4;
 doc/redundancy.md, "Non-redundant selection").
 
@@ -53,7 +53,7 @@ from orangecontrib.relief.evaluation import (  # noqa: E402
 from orangecontrib.relief.redundancy import relief_redundancy  # noqa: E402
 
 METHODS = ("ReliefF", "dReliefF", "pdReliefF", "pd-linear", "pd-logistic",
-           "I-RELIEF", "TuRF", "VLS", "mRMR", "ReliefF-nonred")
+           "I-RELIEF", "TuRF", "VLS", "mRMR", "BELIEF", "ReliefF-nonred")
 FULL = dict(seeds=10, led_rows=1000, modulo_rows=1000, gametes_rows=800,
             numeric_rows=600, folds=5)
 QUICK = dict(seeds=2, led_rows=200, modulo_rows=200, gametes_rows=200,
@@ -175,6 +175,37 @@ def mrmr(table, r):
     return np.array(chosen)
 
 
+def scaled(values):
+    """``values`` min-max scaled to [0, 1] (all zeros when constant)."""
+    lo, hi = np.min(values), np.max(values)
+    return (values - lo) / (hi - lo) if hi > lo else np.zeros_like(values)
+
+
+def belief(table, r, seed, k=10):
+    """BELIEF's selection (Ramirez-Gallego et al. 2021): greedily the
+    feature with the largest relevance - mean redundancy with the chosen,
+    as its Spark code does; relevance = ReliefF's weights, redundancy = the
+    collision measure of ``redundancy_measures.collisions``, each min-max
+    scaled to [0, 1] over the features (pairs), as the Spark code scales
+    its redundancy matrix, so that neither term swamps the other."""
+    import redundancy_measures  # here: it imports this module
+    X, y = table.X, table.Y
+    nominal = np.array([v.is_discrete for v in table.domain.attributes])
+    relevance = scaled(relieff(X, y, nominal, k_nearest=k,
+                               random_state=seed).weights)
+    everything = np.arange(X.shape[1])
+    cosine = redundancy_measures.collisions(X, y, nominal, everything, k)
+    off = ~np.eye(len(everything), dtype=bool)
+    redundancy = np.zeros_like(cosine)
+    redundancy[off] = scaled(cosine[off])
+    chosen = [int(np.argmax(relevance))]
+    while len(chosen) < min(r, len(everything)):
+        score = relevance - redundancy[:, chosen].mean(axis=1)
+        score[chosen] = -np.inf
+        chosen.append(int(np.argmax(score)))
+    return np.array(chosen)
+
+
 def top_r(method, table, r, seed):
     """The r features ``method`` selects, best first."""
     X, y = table.X, table.Y
@@ -182,6 +213,8 @@ def top_r(method, table, r, seed):
     k = dict(k_nearest=10, random_state=seed)
     if method == "mRMR":
         return mrmr(table, r)
+    if method == "BELIEF":
+        return belief(table, r, seed)
     if method == "ReliefF-nonred":
         return relief_redundancy(X, y, nominal, **k).select(r)[0]
     if method in ("pd-linear", "pd-logistic"):
@@ -266,17 +299,17 @@ def plot(results, methods, path):
     keys = list(results)
     fig, axes = plt.subplots(2, 1, figsize=(12, 7), sharex=True)
     width = 0.8 / len(methods)
-    colours = plt.get_cmap("tab10")
+    colours = plt.get_cmap("tab20")  # 11 methods: no colour twice
     for i, method in enumerate(methods):
         for ax, key in zip(axes, ("dup", "acc")):
             means = [np.nanmean(results[k][method][key]) for k in keys]
             ax.bar(np.arange(len(keys)) + i * width, means, width,
-                   label=method, color=colours(i % 10))
+                   label=method, color=colours(i % 20))
     axes[0].set_ylabel("share repeated in top r")
     axes[1].set_ylabel("1-NN accuracy, top r")
     axes[1].set_xticks(np.arange(len(keys)) + 0.4)
     axes[1].set_xticklabels([f"{n}\n{s}" for n, s, _ in keys], fontsize=7)
-    axes[0].legend(ncol=5, fontsize=7)
+    axes[0].legend(ncol=6, fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 

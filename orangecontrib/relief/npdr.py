@@ -28,12 +28,11 @@ from scipy.optimize import minimize
 from .core import warmup
 from .core.npdr_pairs import (COMPILED, FIT_ALIASED, FIT_DIVERGED, Pairs,
                               kernel_set, neighbour_pairs)
-from .core.options import (check_options, from_environment,
-                           random_generator, whole_number)
+from .core.options import check_options, random_generator, whole_number
 from .core.prepare import as_floats, prepare
 from .core.rules import rule
 from .core.runtime import threads
-from .core.selection import AUTOMATIC, BACKENDS, KERNELS_VARIABLE
+from .core.selection import AUTOMATIC, kernels_named
 from .core.vectorised import NPDR_FIRST_USE
 
 #: Dense data up to this many values (a sparse X is densified).
@@ -193,8 +192,7 @@ def choose_kernels(prep, neighbours):
     otherwise (a first use) the NumPy path's, which compiles nothing,
     while the background compiler (``warmup.start``) compiles them, first,
     for the later calls."""
-    name = from_environment(KERNELS_VARIABLE, (*BACKENDS, AUTOMATIC),
-                            AUTOMATIC)
+    name = kernels_named()
     if name == "vectorised":
         return NPDR_FIRST_USE
     if name != AUTOMATIC:

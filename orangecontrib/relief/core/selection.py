@@ -27,6 +27,15 @@ KERNELS_VARIABLE = "ORANGE3_RELIEF_KERNELS"
 AUTOMATIC = "auto"
 
 
+def kernels_named(kernels=None):
+    """The kernels asked for: ``kernels``, else the environment variable
+    ORANGE3_RELIEF_KERNELS, else AUTOMATIC; one of BACKENDS' names or
+    AUTOMATIC (a ValueError names the option or the variable)."""
+    valid = (*BACKENDS, AUTOMATIC)
+    return one_of(kernels, "kernels", valid) if kernels else \
+        from_environment(KERNELS_VARIABLE, valid, AUTOMATIC)
+
+
 def local_backend(setup, n_threads, kernels=None, progress=None,
                   status=None, gpu=False):
     """The backend that computes ``setup`` on ``n_threads`` threads: the
@@ -38,9 +47,7 @@ def local_backend(setup, n_threads, kernels=None, progress=None,
         return CudaBackend(setup, n_threads)
     if setup.options.compat == "weka":
         return WekaBackend(setup, n_threads)
-    valid = (*BACKENDS, AUTOMATIC)
-    name = one_of(kernels, "kernels", valid) if kernels else \
-        from_environment(KERNELS_VARIABLE, valid, AUTOMATIC)
+    name = kernels_named(kernels)
     if name == AUTOMATIC:
         return FirstUse(setup, n_threads, progress, status)
     chosen = BACKENDS[name]

@@ -77,5 +77,6 @@ def test_unknown_variant_names_the_ramps():
 
 def test_ramps_do_not_run_on_a_cluster():
     from orangecontrib.relief.distributed import check_cluster_options
-    with pytest.raises(ValueError, match="pdReliefF cannot run on a Dask"):
+    with pytest.raises(ValueError, match=r"pdReliefF \(logistic ramp\) "
+                                         "cannot run on a Dask"):
         check_cluster_options("pdrelieff-logistic")

@@ -35,6 +35,7 @@ from orangecontrib.relief.datasets import corral
 from orangecontrib.relief.distributed import check_cluster_options
 from orangecontrib.relief.io.reading import left_out, read_data
 from orangecontrib.relief.core.rules import RULES
+from orangecontrib.relief.core.variants import variant
 from orangecontrib.relief.scoring import (DReliefF, IReliefF, PDReliefF,
                                           ReliefF, covariates_to_metas)
 from orangecontrib.relief.stats import (NPDR_DEFAULT, TESTS, find_test,
@@ -64,7 +65,7 @@ def demo(args):
                 if var.attributes.get("relevant")}
     print(f"CorrAl, {len(table)} instances; class = (A0 and A1) or (B0 and B1)"
           f"; k = {args.k}, seed = {args.seed}")
-    labels = ("ReliefF", "dReliefF", "pdReliefF")    # (k is said above)
+    labels = [scorer.friendly_name for scorer in scorers]  # (k: above)
     print(f"{'feature':<12}" + "".join(f"{label:>11}" for label in labels))
     for i in sorted(range(len(names)), key=lambda i: -columns[0][i]):
         mark = " *" if names[i] in relevant else ""
@@ -227,7 +228,7 @@ def scorer_options(args):
         reason = cuda.unavailable_reason()
         if reason is not None:
             raise ValueError(reason.replace("device='cuda'", "--device cuda"))
-    if args.method == "pdrelieff":
+    if variant(args.method).uses_T:
         options["T"] = args.T
     elif args.T is not None:
         raise ValueError("--T is pdReliefF's steepness; use it with "

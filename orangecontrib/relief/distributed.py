@@ -42,6 +42,7 @@ from .core.messages import warn
 from .core.options import whole_number
 from .core.prepare import NO_SPARSE
 from .core.runtime import BATCH_BYTES, Run, trace_steps
+from .core import variants
 
 __all__ = ["relieff", "check_cluster_options", "DaskBackend"]
 
@@ -58,27 +59,27 @@ MAX_TASKS = 10_000
 
 def check_cluster_options(variant="relieff", compat=None,
                           distance_weights=None, device=None):
-    """A ValueError for the options that do not run on a cluster:
-    dReliefF and pdReliefF (sequential), I-RELIEF, fixed distance weights
-    (their runs go through the sequential loop) and compat="weka" (Weka's
-    order of operations on one machine).  ``device`` is checked (the
-    choices)."""
+    """A ValueError for the options that do not run on a cluster: the
+    variants that are not sums of independent visits (``variants.Variant``:
+    ``visits`` False, I-RELIEF; ``sequential``, dReliefF and pdReliefF),
+    fixed distance weights (their runs go through the sequential loop) and
+    compat="weka" (Weka's order of operations on one machine).  ``device``
+    and ``variant`` are checked (the choices)."""
     if device is not None:
         check_device(device)
-    if variant == "irelief" or distance_weights is not None:
-        what = "I-RELIEF" if variant == "irelief" else \
+    entry = variants.variant(variant)
+    if not entry.visits or distance_weights is not None:
+        what = entry.display_name if not entry.visits else \
             "ReliefF with distance_weights"
         raise ValueError(f"{what} runs on one machine (all its cores), not "
                          "on a Dask cluster; run it without a Dask client.")
-    if variant in ("drelieff", "pdrelieff", "pdrelieff-linear",
-                   "pdrelieff-logistic"):
-        name = {"drelieff": "dReliefF"}.get(variant, "pdReliefF")
+    if entry.sequential:
         raise ValueError(
-            f"{name} cannot run on a Dask cluster: each of its visits uses "
-            "the estimate of all the visits before it, so the visits cannot "
-            "be split into independent tasks. Run it on one machine (without "
-            "a Dask client; it uses all the cores), or use ReliefF on the "
-            "cluster.")
+            f"{entry.display_name} cannot run on a Dask cluster: each of its "
+            "visits uses the estimate of all the visits before it, so the "
+            "visits cannot be split into independent tasks. Run it on one "
+            "machine (without a Dask client; it uses all the cores), or use "
+            "ReliefF on the cluster.")
     if compat is not None:
         raise ValueError(
             f"compat={compat!r} reproduces Weka's order of operations on one "

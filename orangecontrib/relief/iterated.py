@@ -32,6 +32,7 @@ import copy
 import numpy as np
 
 from .core.options import is_real, whole_number
+from .core.variants import variant
 from .turf import Wrapper, columns_scorer
 
 __all__ = ["iter_relief", "Iter", "transformed"]
@@ -109,7 +110,7 @@ def iter_relief(X, y, nominal=None, *, max_iter=10,
     runs : list of (distance weights or None, weights)
         Every run, the first with no distance weights.
     """
-    if relieff_options.get("variant") == "irelief":
+    if not variant(relieff_options.get("variant", "relieff")).visits:
         raise ValueError("I-RELIEF already iterates its own distance "
                          "weights; use Iter with variant='relieff', "
                          "'drelieff' or 'pdrelieff'.")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .core import ranking, relieff
+from .core.variants import variant
 
 __all__ = ["visit_updates", "update_redundancy", "relief_redundancy",
            "select_non_redundant", "RedundancyResult", "TOP", "THRESHOLD"]
@@ -105,7 +106,7 @@ def relief_redundancy(X, y, nominal=None, *, top=TOP, **options):
         raise ValueError("Redundancy from Relief's updates needs a class: "
                          "RReliefF's estimate is not a mean of per-visit "
                          "updates.")
-    if options.get("variant") == "irelief":
+    if not variant(options.get("variant", "relieff")).visits:
         raise ValueError("I-RELIEF has no visits, so no per-visit updates to "
                          "compare; use variant 'relieff', 'drelieff' or "
                          "'pdrelieff' to measure redundancy.")

@@ -150,7 +150,7 @@ class ReliefF(Scorer):
                 return self.friendly_name
             return f"{self.friendly_name} k{self.k_nearest}"
         rule = RULES[self.neighbours].display_name
-        if self.variant == "relieff" and self.friendly_name == "ReliefF":
+        if self.friendly_name == "ReliefF":     # (not RReliefF's, ...)
             return rule
         return f"{self.friendly_name} ({rule})"
 

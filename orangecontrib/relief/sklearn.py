@@ -38,6 +38,7 @@ from .core import ranking, relieff
 from .core.cuda import check_device
 from .core.options import is_real, is_whole, whole_number
 from .core.registry import lookup
+from .core.variants import variant as variant_named
 from .iterated import iter_relief
 from .turf import turf
 from .vls import vls
@@ -1143,7 +1144,7 @@ class VLSSelector(_AroundRelief):
     def _weights(self, X, y, nominal, options, progress):
         seed = options.pop("random_state")
         visits_matter = options["n_iterations"] is not None or \
-            options["variant"] in ("drelieff", "pdrelieff")
+            variant_named(options["variant"]).feedback
         if seed != 0 and visits_matter:
             raise ValueError(
                 "VLSSelector's random_state seeds the subsets; vls runs "

@@ -49,6 +49,7 @@ from .core.messages import warn
 from .core.options import (is_real, random_generator, results_rows,
                            whole_number)
 from .core.rules import rule
+from .core.variants import VARIANTS, named
 from .npdr import (CLASS_DRAWS, Permuter, Problem, check_covariates,
                    check_npdr_options, dense_features, one_sided_p,
                    pair_outcome)
@@ -332,7 +333,7 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
         raise ValueError("STIR has no regression form (its authors' NPDR "
                          "tests another statistic); for RReliefF use "
                          "permutation_test.")
-    if relieff_options.get("variant", "relieff") != "relieff":
+    if relieff_options.get("variant", "relieff") not in STIR_VARIANTS:
         raise ValueError("STIR tests the pairs of ReliefF, whose neighbours "
                          "do not depend on the run so far; for dReliefF and "
                          "pdReliefF use permutation_test.")
@@ -749,8 +750,11 @@ def _feature_permutation(X, y, nominal=None, **options):
     return permutation_test(X, y, nominal, permute="feature", **options)
 
 
-#: The variants the permutation tests refit (I-RELIEF too: a refit is a run).
-PERMUTED_VARIANTS = ("relieff", "drelieff", "pdrelieff", "irelief")
+#: The variants the permutation tests refit: every registered one (a refit
+#: is a run, I-RELIEF's too).
+PERMUTED_VARIANTS = tuple(VARIANTS)
+#: STIR's: its pairs are those of independent visits (ReliefF's).
+STIR_VARIANTS = named(sequential=False, visits=True)
 
 #: The tests by name, in menu order (saved settings and options name them).
 TESTS = {test.name: test for test in (
@@ -767,7 +771,7 @@ TESTS = {test.name: test for test in (
          "STIR's t-test of ReliefF's neighbour pairs from one run; it "
          "treats the pairs as independent, so it finds too much on small "
          "data (doc: statistics)",
-         stir, permutations=False, variants=("relieff",), regression=False,
+         stir, permutations=False, variants=STIR_VARIANTS, regression=False,
          far_rules=False, weka=False),
     Test("npdr_permutation", "NPDR, permutations (covariates)",
          "NPDR regresses each feature's differences over the neighbour "

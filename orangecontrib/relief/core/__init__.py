@@ -29,7 +29,7 @@ from . import warmup
 from .engine import relieff
 from .estimates import distance_weights
 from .messages import ReliefWarning, collect_warnings, quiet_warnings
-from .options import default_T
+from .variants import default_T
 from .result import ReliefResult, ranking
 from .speedups import Speedups
 

@@ -21,7 +21,7 @@ The backends: ``compiled.CompiledBackend`` (the numba kernels),
 use), ``weka.WekaBackend`` (compat="weka") and, outside the core,
 ``distributed.DaskBackend``; ``selection`` chooses among them.
 """
-from abc import ABC, abstractmethod
+from abc import ABC
 from contextlib import ExitStack
 from typing import NamedTuple, Optional
 
@@ -29,7 +29,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import pairsums, plan
-from .estimates import NO_FIXED, VARIANT_RELIEFF, estimate, estimate_after
+from . import estimates
+from .estimates import NO_FIXED, estimate, estimate_after
 from .messages import warn
 from .neighbours import Neighbourhood
 from .options import Options, random_generator, whole_number
@@ -57,7 +58,13 @@ class Setup(NamedTuple):
 
     @property
     def variant(self):
+        """The variant's kernel code (what the kernels read)."""
         return self.options.variant
+
+    @property
+    def variant_entry(self):
+        """The variant (``variants.Variant``): what the backends ask."""
+        return self.options.variant_entry
 
     @property
     def regression(self):
@@ -130,8 +137,9 @@ def _n_visits(n_iterations, n):
 
 
 def _check_statistics(options, prep):
-    """STIR's sums are ReliefF's, for classification on dense data."""
-    if options.regression or options.variant != VARIANT_RELIEFF \
+    """STIR's sums are ReliefF's, for classification on dense data (the
+    independent visits' kernels write them: not a sequential variant)."""
+    if options.regression or options.variant_entry.sequential \
             or options.rule.far:
         raise ValueError("statistics=True gathers STIR's sums of ReliefF's "
                          "near hits and misses: classification, "
@@ -210,12 +218,65 @@ class Backend(ABC):
         self.resources = ExitStack()     # closed by ``close``
         self._updates = None
 
-    @abstractmethod
+    #: the estimate at trace points and the distance weights of a step
+    #: (the NumPy backend's are plain Python)
+    estimate = staticmethod(estimate)
+    step_weights = staticmethod(estimates.step_weights)
+
     def visit(self, rows, done, total, trace):
         """Visit ``rows`` (visits done + 1, ..., done + len(rows) of the
         run), adding their updates to the running sums ``total`` in this
         order, and write the estimate after every ``trace_every``-th visit
-        into the next row of ``trace``; returns how many rows it wrote."""
+        into the next row of ``trace``; returns how many rows it wrote.
+        The variant's entry says how: a ``sequential`` one in order
+        (``visit_in_order``), the others as independent visits
+        (``visit_batch``)."""
+        if self.setup.variant_entry.sequential:
+            return self.visit_in_order(rows, done, total, trace)
+        return self.visit_batch(rows, done, total, trace)
+
+    def visit_batch(self, rows, done, total, trace):
+        """Independent visits (ReliefF): their update rows computed in any
+        order (``batch_updates``), then added in visiting order
+        (``add_updates``)."""
+        upd = self.update_buffer(len(rows))
+        self.batch_updates(rows, upd)
+        return add_updates(self.setup, upd, done, total, trace, self.estimate)
+
+    def batch_updates(self, rows, upd):
+        """The update rows of the independent visits ``rows`` into
+        ``upd``."""
+        raise NotImplementedError(f"the {self.name} backend has no "
+                                  "independent visits")
+
+    def visit_in_order(self, rows, done, total, trace):
+        """Visits that depend on those before them (a ``sequential``
+        variant), one at a time: the distance weights of step t from the
+        sums so far (``estimates.step_weights``: the variant's, times the
+        fixed ones if any), the update of visiting R with them
+        (``weighted_update``) added to ``total``, the estimate at the trace
+        points."""
+        setup = self.setup
+        n, a = setup.shape
+        current, w = np.empty(a), np.empty(a)
+        every = setup.options.trace_every
+        written = 0
+        for b, r in enumerate(rows):
+            t = done + b + 1
+            self.step_weights(total, t, setup.variant, float(setup.T or 0.0),
+                              setup.regression, current, w, n,
+                              setup.distance_weights)
+            total += self.weighted_update(r, w)
+            if every and t % every == 0:
+                self.estimate(total, t, setup.regression, trace[written])
+                written += 1
+        return written
+
+    def weighted_update(self, r, w):
+        """The update row of visiting row ``r`` with distance weights
+        ``w`` (``visit_in_order``)."""
+        raise NotImplementedError(f"the {self.name} backend has no "
+                                  "sequential visits")
 
     def largest_batch(self):
         """The most visits a batch may have: at least four per thread

@@ -6,15 +6,16 @@ of visits, one per thread (``runtime.in_threads``), each visited by
 (``backend.add_updates``).  dReliefF's and pdReliefF's visits depend on the
 ones before: ``feedback.feedback_batch`` visits a batch in order, with the
 threads inside each visit; so does ReliefF with fixed distance weights
-(``estimates.VARIANT_FIXED``: its weighted distances are that loop's).  ``plan.py`` chooses the layouts both read.
+(``variants.FIXED``: its weighted distances are that loop's).  The
+variant's entry says which (``Variant.sequential``, read by
+``backend.Backend.visit``).  ``plan.py`` chooses the layouts both read.
 """
 from typing import NamedTuple
 
 import numpy as np
 
 from . import plan
-from .backend import Backend, add_updates
-from .estimates import VARIANT_RELIEFF
+from .backend import Backend
 from .feedback import feedback_batch
 from .neighbours import MODE_REGRESSION, RULE_K, Neighbourhood
 from .prepare import Data
@@ -57,7 +58,7 @@ def kernel_set(setup):
     compiles: (the loop, the nominal codes' type, the screening copy's
     type)."""
     prep = setup.prep
-    if setup.variant == VARIANT_RELIEFF:
+    if not setup.variant_entry.sequential:
         loop, copy = "relieff", "float32"
         if prep.n_used > plan.SCREEN_MAX_FEATURES \
                 or setup.hood.rule != RULE_K:
@@ -75,7 +76,7 @@ class CompiledBackend(Backend):
 
     def __init__(self, setup, n_threads=1):
         super().__init__(setup, n_threads)
-        if setup.variant == VARIANT_RELIEFF:
+        if not setup.variant_entry.sequential:
             self.job = relieff_job(setup)
             self.executor = self.resources.enter_context(
                 pool(n_threads, setup.speedups.thread_pool))
@@ -86,15 +87,14 @@ class CompiledBackend(Backend):
                               setup.regression, setup.speedups, n_threads,
                               setup.hood.rule, setup.distance_weights)
 
-    def visit(self, rows, done, total, trace):
-        setup = self.setup
-        if setup.variant != VARIANT_RELIEFF:
-            written, self.carry = feedback_batch(
-                rows, done, self.data, setup.hood, self.settings,
-                self.screening, self.tracking, self.carry, setup.speedups,
-                total, setup.options.trace_every or 0, trace)
-            return written
-        upd = self.update_buffer(len(rows))
+    def batch_updates(self, rows, upd):
         in_threads(self.executor, self.n_threads, rows, upd, *self.job,
                    kernel=relief_rows, block=self.job.blocks.size)
-        return add_updates(setup, upd, done, total, trace)
+
+    def visit_in_order(self, rows, done, total, trace):
+        setup = self.setup
+        written, self.carry = feedback_batch(
+            rows, done, self.data, setup.hood, self.settings, self.screening,
+            self.tracking, self.carry, setup.speedups, total,
+            setup.options.trace_every or 0, trace)
+        return written

@@ -33,8 +33,7 @@ from contextlib import contextmanager
 import numpy as np
 from numba.core import config
 
-from .backend import Backend, add_updates
-from .estimates import VARIANT_RELIEFF, estimate, step_weights
+from .backend import Backend
 from .options import from_environment, one_of
 from .neighbours import MODE_ANY, MODE_REGRESSION, RULE_K, RULE_SURF, \
     RULE_SURF_STAR
@@ -154,7 +153,7 @@ def auto_declines(setup):
     reason = uncovered(setup)
     if reason is not None:
         return reason
-    if setup.variant != VARIANT_RELIEFF:
+    if setup.variant_entry.sequential:
         return ("dReliefF, pdReliefF and fixed distance weights visit one "
                 "instance at a time, faster on the CPU in this version")
     n, a = setup.shape
@@ -311,35 +310,15 @@ class CudaBackend(Backend):
         return max(super().largest_batch(), 1 << 16)
 
     # ------------------------------------------------------------------
-    def visit(self, rows, done, total, trace):
-        setup = self.setup
-        if setup.variant != VARIANT_RELIEFF:
-            return self._feedback(rows, done, total, trace)
-        upd = self.update_buffer(len(rows))
+    def batch_updates(self, rows, upd):
         for start in range(0, len(rows), self.batch):
             part = rows[start:start + self.batch]
             upd[start:start + len(part)] = self.update_rows(part)
-        return add_updates(setup, upd, done, total, trace)
 
-    def _feedback(self, rows, done, total, trace):
-        """dReliefF / pdReliefF (and fixed distance weights): one visit at a
-        time, its distance weights from the estimate so far
-        (``vectorised.feedback_rows``, here with the GPU's steps)."""
-        setup = self.setup
-        a, n = self.a, self.n
-        current, w = np.empty(a), np.empty(a)
-        written = 0
-        every = setup.options.trace_every
-        for b, r in enumerate(rows):
-            t = done + b + 1
-            step_weights(total, t, setup.variant, float(setup.T or 0.0),
-                         setup.regression, current, w, n,
-                         setup.distance_weights)
-            total += self.update_rows(np.array([r]), w)[0]
-            if every and t % every == 0:
-                estimate(total, t, setup.regression, trace[written])
-                written += 1
-        return written
+    def weighted_update(self, r, w):
+        """dReliefF / pdReliefF (and fixed distance weights): one visit with
+        its distance weights, with the GPU's steps."""
+        return self.update_rows(np.array([r]), w)[0]
 
     # ------------------------------------------------------------------
     def _buffers(self, count):

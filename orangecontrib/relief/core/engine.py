@@ -17,7 +17,7 @@ from .backend import start as plan_run
 from .compiled import relieff_job
 from .cuda import check_device
 from .irelief import irelief
-from .options import VARIANT_IRELIEF, check_options
+from .options import check_options
 from .runtime import Run, threads
 from .selection import local_backend, on_gpu
 from .weka import start as weka_start
@@ -155,7 +155,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         distance_weights=distance_weights, max_iterations=max_iterations,
         tolerance=tolerance, damping=damping)
     device = check_device(device)
-    if options.variant == VARIANT_IRELIEF:
+    if not options.variant_entry.visits:     # I-RELIEF
         if device == "cuda":
             raise ValueError("device='cuda' does not cover I-RELIEF; use "
                              "device='cpu' or 'auto'.")
@@ -200,7 +200,7 @@ def start(X, y, nominal=None, *, feature_names=None, class_names=None,
     ``run_setup`` and the other backends (``distributed``) compute.
     I-RELIEF has no visits to plan (a ValueError)."""
     checked = relieff_options(**options)
-    if checked.variant == VARIANT_IRELIEF:
+    if not checked.variant_entry.visits:     # I-RELIEF
         raise ValueError("I-RELIEF iterates over every pair of instances "
                          "and has no visits to plan; run it with "
                          "relieff(variant='irelief').")

@@ -94,6 +94,40 @@ def residue(t, n):
     return t * 2.0 ** -52 + (n + 2) * 2.0 ** -50
 
 
+@njit(inline="always", **JIT)
+def progressive(w, s):
+    """f(w, t) = (1 - w) s(t) + w (seed eq. f): the estimate w blended with
+    the uniform weight 1 by the share s = s(t) of step t (``blend``)."""
+    return (1.0 - w) * s + w
+
+
+@njit(inline="always", **JIT)
+def blended(variant):
+    """Whether the variant's distance weights are ``progressive``
+    (pdReliefF and its ramps), not the estimate alone (dReliefF)."""
+    return variant == VARIANT_PD or variant >= VARIANT_PD_LINEAR
+
+
+@njit(inline="always", **JIT)
+def _weights_of(values, divisor, t, variant, T, w, f0, f1, n):
+    """w_A = max(0, f(values[A] / divisor, t)) for the features [f0, f1):
+    f is ``progressive`` where the variant is ``blended``, else the estimate
+    itself; a w_A within the rounding error of the estimate on n instances
+    (``residue(t, n)``) is 0.  Returns how many are positive."""
+    # (branch-free, so that it vectorises: 20,000 features took 35 us)
+    scale = blend(t, variant, T)
+    pd = blended(variant)
+    tiny = residue(t, n)
+    n_positive = 0
+    for f in range(f0, f1):
+        v = values[f] / divisor
+        v = progressive(v, scale) if pd else v
+        v = v if v > tiny else 0.0       # also catches NaN
+        w[f] = v
+        n_positive += v > 0.0
+    return n_positive
+
+
 @njit(**JIT)
 def distance_weights(current, t, variant, T, out, n):
     """w_A for the distance at step t (1-based) from the estimate W_{t-1}.
@@ -106,16 +140,7 @@ def distance_weights(current, t, variant, T, out, n):
     a = out.shape[0]
     n_positive = 0
     if t > 1:
-        # (branch-free, so that it vectorises: 20,000 features took 35 us)
-        scale = blend(t, variant, T)
-        pd = variant == VARIANT_PD or variant >= VARIANT_PD_LINEAR
-        tiny = residue(t, n)
-        for f in range(a):
-            w = current[f]
-            w = (1.0 - w) * scale + w if pd else w
-            w = w if w > tiny else 0.0       # also catches NaN
-            out[f] = w
-            n_positive += w > 0.0
+        n_positive = _weights_of(current, 1.0, t, variant, T, out, 0, a, n)
     if n_positive == 0:
         out[:] = 1.0
     return n_positive > 0
@@ -127,18 +152,7 @@ def weights_of_range(total, t, variant, T, w, f0, f1, n):
     [f0, f1) (classification, t > 1), in one pass: the same numbers, one
     read of the features instead of three (the divisions take most of it).
     Returns how many are positive."""
-    visits = t - 1
-    pd = variant == VARIANT_PD or variant >= VARIANT_PD_LINEAR
-    scale = blend(t, variant, T)
-    tiny = residue(t, n)
-    n_positive = 0
-    for f in range(f0, f1):
-        v = total[f] / visits
-        v = (1.0 - v) * scale + v if pd else v
-        v = v if v > tiny else 0.0       # also catches NaN
-        w[f] = v
-        n_positive += v > 0.0
-    return n_positive
+    return _weights_of(total, t - 1, t, variant, T, w, f0, f1, n)
 
 
 @njit(**JIT)
@@ -180,19 +194,22 @@ def step_weights(total, t, variant, T, regression, current, w, n, fixed):
 @njit(**JIT)
 def row_sum_coefficients(total, t, variant, T, regression):
     """(c0, c1, c2) with w_A = c0 + c1 s1(A) + c2 s2(A) for the features with
-    w_A > 0 at step t (``distance_weights``): w_A = s + (1 - s) W_A with
-    s = 1 / t^T for pdReliefF and 0 for dReliefF, and W_A = total[A] / (t -
-    1), or for regression c1 N_dA + c2 N_dCdA with the coefficients of
-    ``estimate``.  The sparse running row sums (``sparse.track_row_sums``)
-    rely on this linear form."""
+    w_A > 0 at step t (``distance_weights``): ``progressive`` is linear in
+    W_A, w_A = f(0, t) + (f(1, t) - f(0, t)) W_A (f(0, t) = s = 0 for
+    dReliefF, whose ``blend`` is 0), with W_A = total[A] / (t - 1), or for
+    regression c1 N_dA + c2 N_dCdA with the coefficients of ``estimate``.
+    The sparse running row sums (``sparse.track_row_sums``) rely on this
+    linear form."""
     s = blend(t, variant, T)
+    c0 = progressive(0.0, s)
+    slope = progressive(1.0, s) - c0
     visits = t - 1
     if regression:
         ndc = total[0]
         first = 1.0 / ndc if ndc != 0 else 0.0
         second = 1.0 / (visits - ndc) if visits - ndc != 0 else 0.0
-        return s, -second * (1 - s), (first + second) * (1 - s)
-    return s, (1 - s) / visits, 0.0
+        return c0, -second * slope, (first + second) * slope
+    return c0, slope / visits, 0.0
 
 
 @njit(**JIT)

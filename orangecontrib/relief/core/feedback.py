@@ -37,8 +37,8 @@ LAZY_MIN, LAZY_MAX = 1e-6, 1.0
 
 
 class Feedback(NamedTuple):
-    """A feedback run's settings: ``variant`` (estimates.VARIANT_D,
-    VARIANT_PD or VARIANT_FIXED), pdReliefF's ``T``, ``regression``
+    """A feedback run's settings: ``variant`` (the code of a sequential
+    entry of ``variants``), pdReliefF's ``T``, ``regression``
     (RReliefF sums), the number of parallel parts a distance row or a screen
     is split into, and the fixed distance weights that multiply each step's
     (``estimates.step_weights``; empty: none; dense data only)."""

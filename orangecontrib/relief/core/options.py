@@ -2,7 +2,6 @@
 into one object (``Options``) before any backend sees them: the compiled
 kernels, the first-use NumPy path, Weka's mode and the Dask backend all read
 the ``Options`` that passed here."""
-import math
 import numbers
 import os
 from dataclasses import dataclass
@@ -10,21 +9,10 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .estimates import (VARIANT_D, VARIANT_FIXED, VARIANT_PD,
-                        VARIANT_PD_LINEAR, VARIANT_PD_LOGISTIC,
-                        VARIANT_RELIEFF)
 from .rules import RULES, Rule, rule
 from .speedups import ALL, Speedups
+from .variants import FIXED, Variant, variant as variant_named
 
-# I-RELIEF (``irelief.py``): soft neighbourhoods iterated to a fixed point,
-# not visits: ``engine.relieff`` hands it to ``irelief.irelief``
-VARIANT_IRELIEF = 4
-VARIANTS = {"relieff": VARIANT_RELIEFF, "drelieff": VARIANT_D,
-            "pdrelieff": VARIANT_PD, "irelief": VARIANT_IRELIEF,
-            "pdrelieff-linear": VARIANT_PD_LINEAR,
-            "pdrelieff-logistic": VARIANT_PD_LOGISTIC}
-#: the ramps' T: the share of the m visits over which the blend fades
-RAMPS = (VARIANT_PD_LINEAR, VARIANT_PD_LOGISTIC)
 MISSES = ("per_class", "any")
 COMPATS = (None, "weka")
 
@@ -101,25 +89,21 @@ def results_rows(count, width, name, zeros=False):
                          f"for fewer.") from None
 
 
-def default_T(m):
-    """T = 2 / ln(m), the seed's choice that makes f(w, m) independent of m."""
-    return 2.0 / math.log(m) if m > 1 else math.inf
-
-
 @dataclass(frozen=True)
 class Options:
     """The options of one run, as ``relieff`` takes them, after
     ``check_options`` accepted them.  Every backend reads this one object.
 
-    ``variant`` is the variant's code (``estimates.VARIANT_*``; ReliefF
-    with ``distance_weights`` is VARIANT_FIXED; I-RELIEF VARIANT_IRELIEF),
+    ``variant_entry`` is the variant (``variants.Variant``: what the
+    backends ask; ReliefF with ``distance_weights`` is ``variants.FIXED``),
+    ``variant`` its kernel code (what the kernels read, ``estimates``'),
     ``rule`` the neighbourhood rule (``rules.Rule``); ``distance_weights``
     the fixed weights of the distance (Iter's, one per feature) or None;
     ``max_iterations``, ``tolerance`` and ``damping`` I-RELIEF's
     (``damping`` "auto", None or a float); ``n_iterations`` and
     ``random_state`` are checked against the data when the run is planned
     (the number of instances bounds m; Weka takes its own seeds)."""
-    variant: int
+    variant_entry: Variant
     k_nearest: int
     misses: str
     weight_by_distance: bool
@@ -139,15 +123,17 @@ class Options:
     tolerance: float = 1e-3
     damping: Any = "auto"
 
+    @property
+    def variant(self):
+        """The variant's kernel code (what the kernels read)."""
+        return self.variant_entry.code
+
     def T_for(self, m):
-        """pdReliefF's T for m visits (2 / ln m unless given); for the
-        ramps the length of the ramp in visits, T m (T = 1 unless given);
-        None for the other variants."""
-        if self.variant in RAMPS:
-            return (self.T if self.T is not None else 1.0) * m
-        if self.variant != VARIANT_PD:
-            return None
-        return self.T if self.T is not None else default_T(m)
+        """The T the kernels read for m visits (``Variant.kernel_T``:
+        pdReliefF's 2 / ln m unless given, the ramps' length in visits
+        T m); None where T does not apply."""
+        kernel_T = self.variant_entry.kernel_T
+        return None if kernel_T is None else kernel_T(self.T, m)
 
 
 def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
@@ -163,9 +149,7 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                                or n_jobs < -1):
         raise ValueError(f"n_jobs must be a positive number of threads, or -1 "
                          f"(or None) for all cores; got {n_jobs!r}.")
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; "
-                         f"got {variant!r}.")
+    entry = variant_named(variant)
     whole_number(k_nearest, "k_nearest")
     if misses not in MISSES:
         raise ValueError(f"misses must be 'per_class' (ReliefF) or 'any' "
@@ -201,8 +185,7 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
         raise ValueError("Weka's ReliefFAttributeEval has only the k "
                          "nearest neighbours; with compat='weka' use "
                          f"neighbours={_weka_rules()}.")
-    code = VARIANTS[variant]
-    if code == VARIANT_IRELIEF:
+    if not entry.visits:        # I-RELIEF's own options
         damping = check_irelief_options(sigma, max_iterations, tolerance,
                                         regression, damping)
         _refuse_for_irelief(neighbours=(neighbours, "k"),
@@ -212,12 +195,17 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                             statistics=(statistics, False),
                             n_iterations=(n_iterations, None),
                             distance_weights=(distance_weights, None))
+    if regression and not entry.regression:
+        raise ValueError(f"{entry.display_name} is defined for a discrete "
+                         "class only; for a numeric target use "
+                         "variant='relieff' (RReliefF) with "
+                         "regression=True.")
     if distance_weights is not None:
         distance_weights = _check_distance_weights(distance_weights, compat,
                                                    statistics)
-        if code == VARIANT_RELIEFF:
-            code = VARIANT_FIXED
-    return Options(code, int(k_nearest), misses,
+        if not entry.feedback:      # (the sequential loop's fixed weights)
+            entry = FIXED
+    return Options(entry, int(k_nearest), misses,
                    bool(weight_by_distance), sigma, T, trace_every, n_jobs,
                    chosen, bool(regression), compat, n_iterations,
                    random_state, ALL if speedups is None else speedups,

@@ -16,6 +16,7 @@ from .pairs import pair_means
 from .rules import RULES
 from .screens import BY_FEATURE_MAX, BY_FEATURE_TILE
 from .sparse import RowSums, feature_parts, start_row_sums
+from .variants import of_code
 from .visits import Blocks
 
 # Float32 screening distances up to this many features; the screen's error
@@ -35,8 +36,9 @@ PARALLEL_ROW_TERMS = 250_000
 # parts of the features, updated in parallel (a fixed number, so the result
 # does not depend on the number of threads).
 SPARSE_PARTS = 2
-# ...and pdReliefF lets a feature's change wait while it would move a row's
-# sum by at most a fraction of the mean distance weight per unit of diff,
+# ...and pdReliefF (``Variant.waiting_changes``) lets a feature's change
+# wait while it would move a row's sum by at most a fraction of the mean
+# distance weight per unit of diff,
 # starting from this one (it adapts as the run goes); the neighbours are then
 # screened with the resulting bound, so they are exact either way.  On the
 # benchmark's 5,000 x 20,000 this took pdReliefF from 5.3-6.4 s to 2.7-3.0 s
@@ -176,7 +178,7 @@ def feedback(prep, variant, T, regression, speedups, n_threads,
     run = Feedback(variant, float(T or 0.0), bool(regression),
                    n_threads if parallel else 1, fixed)
     lazy = SPARSE_LAZY_RTOL if (prep.sparse and speedups.waiting_changes
-                                and variant == estimates.VARIANT_PD
+                                and of_code(variant).waiting_changes
                                 and rule == RULE_K) else 0.0
     if prep.sparse:
         tracking = start_row_sums(prep.sp, n,

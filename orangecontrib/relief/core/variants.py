@@ -6,10 +6,12 @@ what saved workflows and the command line use), its display name (menus,
 Rank's columns), what it needs and supports, and its kernel code
 (``estimates.VARIANT_*``: the kernels read the code only in the arithmetic
 of ``estimates.py``, ``blend`` and the distance weights).  The backends ask
-an entry's fields (``feedback``, ``sequential``, ...), never compare codes.
+an entry's fields (``feedback``, ``sequential``, ...), never compare codes:
+``options.Options.variant_entry`` is the run's entry.
 """
+import math
 from dataclasses import dataclass
-from typing import Dict
+from typing import Callable, Dict, Optional
 
 from .estimates import (VARIANT_D, VARIANT_FIXED, VARIANT_PD,
                         VARIANT_PD_LINEAR, VARIANT_PD_LOGISTIC,
@@ -19,6 +21,22 @@ from .registry import Entry, lookup
 # I-RELIEF (``irelief.py``): soft neighbourhoods iterated to a fixed point,
 # not visits: ``engine.relieff`` hands it to ``irelief.irelief``
 VARIANT_IRELIEF = 4
+
+
+def default_T(m):
+    """T = 2 / ln(m), the seed's choice that makes f(w, m) independent of m."""
+    return 2.0 / math.log(m) if m > 1 else math.inf
+
+
+def steepness(T, m):
+    """pdReliefF's T for m visits: the given one, else ``default_T(m)``."""
+    return T if T is not None else default_T(m)
+
+
+def ramp_length(T, m):
+    """The ramps' length in visits: a share T of the m visits (1 unless
+    given)."""
+    return (T if T is not None else 1.0) * m
 
 
 @dataclass(frozen=True)
@@ -34,23 +52,37 @@ class Variant(Entry):
         A visit's distance is weighted by the estimate of the visits before
         it (dReliefF, pdReliefF and its ramps: ``estimates.feedback_weights``).
     sequential : bool
-        The visits run in order, one at a time (the feedback loop); the
-        others visit in independent batches (and on a Dask cluster).
-    uses_T : bool
-        ``T`` applies: pdReliefF's steepness, or the ramps' length as a
-        share of the visits.
+        The visits run in order, one at a time (``Backend.visit_in_order``);
+        the others visit in independent batches (``Backend.visit_batch``),
+        also on a Dask cluster.
+    kernel_T : callable (T, m) -> float, optional
+        The T the kernels read for m visits from the option ``T`` (None when
+        not given): pdReliefF's steepness, or the ramps' length in visits;
+        None: T does not apply (``uses_T``).
     visits : bool
         The weights are sums over visits (``n_iterations``, traces, STIR's
         pair sums, Weka's mode); I-RELIEF iterates to a fixed point instead.
     regression : bool
         Defined for a numeric target (RReliefF's form).
+    waiting_changes : bool
+        On sparse data small changes of the running row sums may wait
+        (``speedups.waiting_changes``, ``plan.SPARSE_LAZY_RTOL``): it pays
+        where the distance weights settle from step to step (pdReliefF), not
+        where the many near-zero ones change by as much as they are
+        (dReliefF).
     """
     code: int
     feedback: bool = False
     sequential: bool = False
-    uses_T: bool = False
+    kernel_T: Optional[Callable] = None
     visits: bool = True
     regression: bool = True
+    waiting_changes: bool = False
+
+    @property
+    def uses_T(self):
+        """Whether the option ``T`` applies."""
+        return self.kernel_T is not None
 
 
 #: The variants a user chooses, by name, in menu order.
@@ -66,15 +98,18 @@ VARIANTS: Dict[str, Variant] = {variant.name: variant for variant in (
     Variant("pdrelieff", "pdReliefF",
             "dReliefF with the estimate blended in progressively, "
             "f(w, t) = (1 - w) / t^T + w",
-            VARIANT_PD, feedback=True, sequential=True, uses_T=True),
+            VARIANT_PD, feedback=True, sequential=True, kernel_T=steepness,
+            waiting_changes=True),
     Variant("pdrelieff-linear", "pdReliefF (linear ramp)",
             "pdReliefF whose uniform share falls linearly over a share T "
             "of the visits",
-            VARIANT_PD_LINEAR, feedback=True, sequential=True, uses_T=True),
+            VARIANT_PD_LINEAR, feedback=True, sequential=True,
+            kernel_T=ramp_length),
     Variant("pdrelieff-logistic", "pdReliefF (logistic ramp)",
             "pdReliefF whose uniform share falls as a logistic curve over a "
             "share T of the visits",
-            VARIANT_PD_LOGISTIC, feedback=True, sequential=True, uses_T=True),
+            VARIANT_PD_LOGISTIC, feedback=True, sequential=True,
+            kernel_T=ramp_length),
     Variant("irelief", "I-RELIEF",
             "soft neighbourhoods weighted by the current weights, iterated to "
             "a fixed point (Sun 2007)",
@@ -88,9 +123,6 @@ FIXED = Variant("fixed", "ReliefF (fixed distance weights)",
                 "ReliefF whose distance weights each feature by given weights",
                 VARIANT_FIXED, sequential=True)
 
-BY_CODE: Dict[int, Variant] = {entry.code: entry
-                               for entry in (*VARIANTS.values(), FIXED)}
-
 
 def variant(name) -> Variant:
     """The variant called `name`; a ValueError that lists the variants if
@@ -100,4 +132,17 @@ def variant(name) -> Variant:
 
 def of_code(code) -> Variant:
     """The variant whose kernel code is `code` (``Options.variant``)."""
-    return BY_CODE[code]
+    for entry in (*VARIANTS.values(), FIXED):
+        if entry.code == code:
+            return entry
+    raise KeyError(code)
+
+
+def named(*, exclude=(), **fields):
+    """The names of the variants, in menu order, whose entries have the
+    given ``fields`` (e.g. ``named(visits=True)``), but those in
+    ``exclude``: for the lists adapters show or accept."""
+    return tuple(name for name, entry in VARIANTS.items()
+                 if name not in exclude and all(
+                     getattr(entry, field) == value
+                     for field, value in fields.items()))

@@ -33,11 +33,10 @@ from numba.core.dispatcher import Dispatcher
 from scipy.spatial.distance import cdist
 
 from . import estimates, neighbours as compiled_neighbours, npdr_pairs
-from .backend import Backend, add_updates
+from .backend import Backend
 from .diffs import nominal_diff as compiled_nominal_diff
 from .diffs import numeric_diff as compiled_numeric_diff
 from .distances import TIE_RTOL
-from .estimates import NO_FIXED, VARIANT_RELIEFF
 from .neighbours import (MODE_ANY, RULE_K, RULE_MULTISURF_STAR,
                          RULE_SURF_STAR, Screen)
 
@@ -341,28 +340,6 @@ def pair_sums(prep, hood, r, dist, w):
     return np.concatenate(parts + [scalars])
 
 
-def feedback_rows(prep, hood, rows, t_done, variant, T, regression, total,
-                  trace_every, trace, fixed=NO_FIXED):
-    """dReliefF / pdReliefF: visit ``rows`` in order, each with distance
-    weights from the estimate so far, times the ``fixed`` ones if any
-    (``feedback.feedback_batch``); returns the number of trace rows
-    written."""
-    target = prep.target if regression else None
-    n, a = prep.group.shape[0], prep.n_used
-    current, w = np.empty(a), np.empty(a)
-    written = 0
-    for b, r in enumerate(rows):
-        t = t_done + b + 1
-        step_weights(total, t, variant, float(T or 0.0), regression,
-                     current, w, n, fixed)
-        total += _visit(prep, hood, r, distances(prep, [r], w)[0], target,
-                        regression, w)
-        if trace_every and t % trace_every == 0:
-            estimate(total, t, regression, trace[written])
-            written += 1
-    return written
-
-
 class VectorisedBackend(Backend):
     """The NumPy path (see the module docstring) as a backend."""
     name = "vectorised"
@@ -376,16 +353,19 @@ class VectorisedBackend(Backend):
         super().__init__(setup, n_threads)
         self.prep = dense_view(setup.prep)
 
-    def visit(self, rows, done, total, trace):
+    # the plain Python of the compiled backend's own functions
+    estimate = staticmethod(estimate)
+    step_weights = staticmethod(step_weights)
+
+    def batch_updates(self, rows, upd):
         setup = self.setup
-        if setup.variant != VARIANT_RELIEFF:
-            return feedback_rows(self.prep, setup.hood, rows, done,
-                                 setup.variant, setup.T, setup.regression,
-                                 total, setup.options.trace_every, trace,
-                                 setup.distance_weights)
-        upd = self.update_buffer(len(rows))
         relief_rows(self.prep, setup.hood, rows, setup.regression, upd)
-        return add_updates(setup, upd, done, total, trace, estimate)
+
+    def weighted_update(self, r, w):
+        setup, prep = self.setup, self.prep
+        target = prep.target if setup.regression else None
+        return _visit(prep, setup.hood, r, distances(prep, [r], w)[0],
+                      target, setup.regression, w)
 
 
 # -- NPDR's first use ---------------------------------------------------------

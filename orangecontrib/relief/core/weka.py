@@ -25,7 +25,7 @@ import scipy.sparse as sp
 from numba import njit
 
 from .backend import Backend, Setup
-from .estimates import VARIANT_RELIEFF, distance_weights
+from .estimates import distance_weights
 from .options import is_whole, whole_number
 from .prepare import (check_class_codes, check_finite, check_size,
                       checked_inputs, code_error, column_stats, range_scale)
@@ -537,7 +537,7 @@ class WekaBackend(Backend):
 
     def __init__(self, setup, n_threads=1):
         super().__init__(setup, n_threads)
-        if setup.variant == VARIANT_RELIEFF:
+        if not setup.variant_entry.sequential:
             self.executor = self.resources.enter_context(pool(n_threads))
         else:
             self.active = np.flatnonzero(~inert_features(setup.prep))
@@ -547,18 +547,23 @@ class WekaBackend(Backend):
         per_visit = self.setup.hood.n_groups * (self.setup.hood.k + 1)
         return max(64, BATCH_BYTES // (8 * per_visit))
 
-    def visit(self, rows, done, total, trace):
+    def visit_batch(self, rows, done, total, trace):
+        """ReliefF: the neighbours on all threads, the merits added in
+        Weka's order."""
         setup, hood = self.setup, self.setup.hood
-        every = setup.options.trace_every or 0
-        if setup.variant != VARIANT_RELIEFF:
-            return feedback_rows(rows, done, setup.prep, hood, setup.variant,
-                                 0.0 if setup.T is None else float(setup.T),
-                                 self.active, total, every, trace)
         found = np.empty((len(rows), hood.n_groups, hood.k + 1), np.int64)
         in_threads(self.executor, self.n_threads, rows, found, setup.prep,
                    hood, kernel=neighbour_rows)
-        return update_rows(rows, done, setup.prep, hood, found, total, every,
-                           trace)
+        return update_rows(rows, done, setup.prep, hood, found, total,
+                           setup.options.trace_every or 0, trace)
+
+    def visit_in_order(self, rows, done, total, trace):
+        setup = self.setup
+        return feedback_rows(rows, done, setup.prep, setup.hood,
+                             setup.variant,
+                             0.0 if setup.T is None else float(setup.T),
+                             self.active, total,
+                             setup.options.trace_every or 0, trace)
 
     def finish(self, run, total):
         """Weka's merits (``weka_estimate``) of every feature."""

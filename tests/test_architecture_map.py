@@ -390,3 +390,27 @@ def test_the_backend_list_is_the_packages_backends():
         if "visit" not in defined:
             assert defined & {"visit_batch", "batch_updates"}, cls_name
             assert defined & {"visit_in_order", "weighted_update"}, cls_name
+
+
+# -- what reading the registry fixed ------------------------------------------
+
+def test_a_name_the_registry_does_not_know_gets_a_sentence():
+    X, y = signal()
+    with pytest.raises(ValueError, match="variant must be one of"):
+        relieff(X, y, variant=["relieff"])      # (was a TypeError)
+    with pytest.raises(ValueError, match="variant must be one of"):
+        check_cluster_options("relief")         # (was accepted)
+
+
+@pytest.mark.parametrize("name", [name for name, entry in VARIANTS.items()
+                                  if entry.feedback])
+def test_vls_refuses_a_seed_where_the_order_of_visits_matters(name):
+    """VLS runs Relief in the visiting order of seed 0: a relief_object
+    seeded otherwise is refused for every feedback variant (the ramps were
+    let through, their seed silently ignored)."""
+    from orangecontrib.relief.sklearn import VLSSelector
+    X, y = signal(a=8)
+    selector = VLSSelector(ReliefFSelector(variant=name, random_state=3),
+                           num_feature_subset=4, size_feature_subset=4)
+    with pytest.raises(ValueError, match="random_state at 0"):
+        selector.fit(X, y)

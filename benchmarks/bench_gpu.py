@@ -45,7 +45,8 @@ from scipy.stats import spearmanr  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from orangecontrib.relief import stats  # noqa: E402
-from orangecontrib.relief.core import cuda, engine, plan  # noqa: E402
+from orangecontrib.relief.core import cuda, engine  # noqa: E402
+from orangecontrib.relief.core.backend import neighbourhood  # noqa: E402
 from orangecontrib.relief.core.engine import relieff  # noqa: E402
 
 K = 10
@@ -182,7 +183,7 @@ def bench_large(n, a, visits, report):
     prepared = time.perf_counter() - started
     print(f"\n{n} x {a}: preparing the data (host) {prepared:.1f} s")
     for rule in ("k", "multisurf"):
-        planned = setup._replace(hood=plan.neighbourhood(
+        planned = setup._replace(hood=neighbourhood(
             setup.prep, False, "per_class", K, False, 2.0, rule))
         seconds = []
         for m in (visits, 3 * visits):

@@ -175,6 +175,44 @@ def test_progress_counts_tasks(client):
     assert seen[1:] == [done / 5 for done in range(1, 6)]   # 90 / 20: 5 tasks
 
 
+
+def test_a_cluster_run_takes_the_engines_steps(client, monkeypatch):
+    """(issue 39) One door: ``distributed.relieff`` runs through
+    ``engine.compute``, the steps of every run, with its Dask backend; so a
+    run with nothing to learn makes no backend, and the result says where
+    the visits ran (``Backend.device``)."""
+    from orangecontrib.relief.core import engine
+    made, compute = [], engine.compute
+
+    def watched(start_run, progress=None):
+        def start():
+            setup, make_backend = start_run()
+
+            def make(n_threads):
+                made.append(make_backend(n_threads))
+                return made[-1]
+            return setup, make
+        return compute(start, progress)
+    monkeypatch.setattr(engine, "compute", watched)
+    X, y, nominal = mixed()
+    result = cluster_relief.relieff(X, y, nominal, client=client)
+    assert [type(backend).__name__ for backend in made] == ["DaskBackend"]
+    assert result.device == made[0].device == "cpu"
+    np.testing.assert_allclose(result.weights, relieff(X, y, nominal).weights,
+                               rtol=0, atol=TOL)
+    made.clear()
+    with pytest.warns(UserWarning, match="only one class"):
+        one_class = cluster_relief.relieff(X, np.zeros_like(y), nominal,
+                                           client=client)
+        planned_there = cluster_relief.relieff(
+            da.from_array(X, chunks=(30, 7)), np.zeros_like(y), nominal,
+            client=client)
+    assert not made
+    np.testing.assert_array_equal(one_class.weights, 0.0)
+    np.testing.assert_array_equal(planned_there.weights, 0.0)
+    assert nothing_left(client)         # (the job planned there: cancelled)
+
+
 def test_the_data_goes_to_every_worker_once(client, monkeypatch):
     X, y, nominal = mixed()
     scatter, sent, holders = client.scatter, [], []

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core import Speedups, relieff
-from orangecontrib.relief.core import (estimates, feedback, neighbours,
-                                       nominal, plan, runtime, screens,
-                                       sparse)
+from orangecontrib.relief.core import (backend, estimates, feedback,
+                                       neighbours, nominal, plan, runtime,
+                                       screens, sparse)
 from orangecontrib.relief.core.distances import distance
 from orangecontrib.relief.core.prepare import prepare
 from problems import random_problem, sparse_problem
@@ -246,7 +246,7 @@ def test_tracked_row_sums_follow_the_weights(variant, lazy_rtol):
     data = prep.data(False)
     n, a = X.shape[0], prep.n_used
     T = 0.7
-    hood = plan.neighbourhood(prep, False, "per_class", 3, False, 2.0)
+    hood = backend.neighbourhood(prep, False, "per_class", 3, False, 2.0)
     _, screening, tracking, carry = _feedback_state(prep, lazy_rtol)
     run = feedback.Feedback(variant, T, False, 1)
     assert tracking.sums.shape == (2, 3, n)
@@ -473,13 +473,13 @@ def test_neighbourhood_factors():
     classes; rank weights exp(-(r / sigma)^2)."""
     y = np.array([0, 0, 0, 1, 1, 2, 2, 2, 2, 2], float)
     prep = prepare(np.arange(20.0).reshape(10, 2), y, None, False)
-    hood = plan.neighbourhood(prep, False, "per_class", 3, True, 2.0)
+    hood = backend.neighbourhood(prep, False, "per_class", 3, True, 2.0)
     assert hood.mode == neighbours.MODE_PER_CLASS and hood.n_groups == 3
     np.testing.assert_allclose(hood.class_factor[0], [3 / 7, 2 / 7, 5 / 7])
     np.testing.assert_allclose(hood.rank_weights,
                                np.exp(-(np.arange(3) / 2.0) ** 2))
     two = prepare(np.arange(8.0).reshape(4, 2), [0, 1, 1, 0], None, False)
-    assert plan.neighbourhood(two, False, "any", 1, False, 2.0) \
+    assert backend.neighbourhood(two, False, "any", 1, False, 2.0) \
         .class_factor[0, 1] == 1.0
 
 

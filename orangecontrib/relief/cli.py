@@ -697,165 +697,196 @@ def build_parser():
         description="Rank the features of FILE (any format Orange reads, "
                     "ARFF too) by their Relief weights, best first. A "
                     "numeric class gives the regression form (RReliefF).")
-    score_parser.add_argument("file", metavar="FILE",
-                              help="data file with a class variable (or "
-                                   "name it with --class)")
-    score_parser.add_argument("--allow-pickle", action="store_true",
-                              help="read a pickled table (.pkl, .pickle) "
-                                   "and the FILE.metadata pickle Orange "
-                                   "reads beside a data file; loading a "
-                                   "pickle runs the code it holds, so only "
-                                   "for files you trust (default: refuse "
-                                   "pickles)")
-    score_parser.add_argument("--class", dest="target", metavar="NAME",
-                              help="the target column (default: the one "
-                                   "the file marks, else a column named "
-                                   "'class')")
-    score_parser.add_argument("--categorical-class", action="store_true",
-                              help="read a numeric class's values as "
-                                   "categories (e.g. codes 0-9, which "
-                                   "Orange reads as numbers): "
-                                   "classification, not regression")
-    score_parser.add_argument("--method", choices=tuple(METHODS),
-                              default="relieff",
-                              help="Relief variant: relieff, drelieff, "
-                                   "pdrelieff (the seed's), irelief (Sun "
-                                   "2007) (default: relieff)")
-    score_parser.add_argument("--k", "--k-nearest", dest="k",
-                              type=_positive_int, default=10,
-                              help="nearest hits and misses per class "
-                                   "(default: 10)")
-    score_parser.add_argument("--neighbours", choices=tuple(RULES),
-                              default="k",
-                              help="neighbourhood rule: " + "; ".join(
-                                  f"{name}: {rule.description}"
-                                  for name, rule in RULES.items())
-                              + " (default: k)")
-    score_parser.add_argument("--turf", type=_share, default=None,
-                              metavar="SHARE",
-                              help="TuRF: remove this share of the features "
-                                   "per round (e.g. 0.1) and score the rest "
-                                   "again")
-    score_parser.add_argument("--turf-rounds", type=_positive_int,
-                              default=None, metavar="N",
-                              help="TuRF's rounds (default: 1/SHARE)")
-    score_parser.add_argument("--m", "--n-iterations", dest="m",
-                              type=_positive_int, default=None,
-                              help="number of visited instances "
-                                   "(default: all)")
-    score_parser.add_argument("--seed", "--random-state", dest="seed",
-                              type=int, default=0,
-                              help="seed of the visiting order; with "
-                                   "--compat weka, Weka's -D (default: 0)")
-    score_parser.add_argument("--weight-by-distance", action="store_true",
-                              help="rank-weighted neighbours "
-                                   "exp(-(rank/sigma)^2), Weka's -W")
-    score_parser.add_argument("--sigma", type=_positive_float, default=2.0,
-                              help="sigma of the rank weights, Weka's -A; "
-                                   "with --method irelief the width of "
-                                   "I-RELIEF's kernel exp(-d/sigma) "
-                                   "(default: 2.0)")
-    score_parser.add_argument("--max-iterations", type=_positive_int,
-                              default=None, metavar="N",
-                              help="I-RELIEF's iterations at most (default: "
-                                   "1000)")
-    score_parser.add_argument("--tolerance", type=_positive_float,
-                              default=None,
-                              help="I-RELIEF stops when its weights move by "
-                                   "less than this (L2; default: 1e-3)")
-    score_parser.add_argument("--damping", default=None,
-                              metavar="auto|none|LAMBDA",
-                              help="I-RELIEF's step: auto (Sun's iteration, "
-                                   "half steps only while the weights "
-                                   "oscillate), none (Sun's iteration "
-                                   "always) or a fixed fraction of Sun's "
-                                   "step in (0, 1] (default: auto)")
-    score_parser.add_argument("--misses", choices=("per_class", "any"),
-                              default="per_class",
-                              help="k misses from each other class, or from "
-                                   "any (Relief-E) (default: per_class)")
-    score_parser.add_argument("--T", type=_positive_float, default=None,
-                              help="pdReliefF's steepness (default: 2/ln m)")
-    score_parser.add_argument("--n-jobs", type=_threads, default=None,
-                              help="threads (default: all cores)")
-    score_parser.add_argument("--device", choices=cuda.DEVICES,
-                              default=None,
-                              help="where the visits run, the significance "
-                                   "tests' refits included: cpu (this "
-                                   "machine's cores), cuda (an NVIDIA GPU "
-                                   "with its driver; needs pip install "
-                                   "\"orange3-relief[gpu]\"), auto (the GPU "
-                                   "where there is one, else the CPU, with "
-                                   "a warning) (default: cpu, or the "
-                                   "environment variable "
-                                   "ORANGE3_RELIEF_DEVICE)")
-    score_parser.add_argument("--compat", choices=("weka",), default=None,
-                              help="weka: Weka's ReliefFAttributeEval's "
-                                   "numbers (default: this add-on's "
-                                   "definitions)")
-    score_parser.add_argument("--pvalues", action="store_true",
-                              help="add p- and q-values (Benjamini-"
-                                   "Hochberg) from a permutation test of "
-                                   "the weights")
-    score_parser.add_argument("--permutations", type=_positive_int,
-                              default=99, metavar="R",
-                              help="refits with the class permuted for "
-                                   "--pvalues (default: 99)")
-    score_parser.add_argument("--permute", choices=("target", "feature"),
-                              default="target",
-                              help="with --pvalues: permute the class "
-                                   "(tests the complete null) or each "
-                                   "feature's column in turn (an irrelevant "
-                                   "feature among relevant ones; a times "
-                                   "the refits) (default: target)")
-    score_parser.add_argument("--stir", action="store_true",
-                              help="with --pvalues: STIR's t-test from one "
-                                   "run instead of permutations (ReliefF, "
-                                   "classification)")
-    score_parser.add_argument("--npdr", action="store_true",
-                              help="NPDR's test: each feature's coefficient "
-                                   "in the regression of the neighbour "
-                                   "pairs' class (or target) difference on "
-                                   "their differences, p from --permutations "
-                                   "permutations of the target (the one-run "
-                                   "p: --test npdr)")
-    score_parser.add_argument("--covariates", metavar="NAMES", default=None,
-                              help="comma-separated attributes or metas "
-                                   "(e.g. age,sex) that NPDR adjusts for; "
-                                   "they take no part in the distance "
-                                   "(implies --npdr unless --test names "
-                                   "another NPDR test)")
-    score_parser.add_argument("--test", choices=tuple(TESTS), default=None,
-                              help="the significance test (implies "
-                                   "--pvalues): " + "; ".join(
-                                       f"{name}: {test.description}"
-                                       for name, test in TESTS.items()))
-    score_parser.add_argument("--stability", type=_positive_int,
-                              default=None, metavar="B",
-                              help="add each feature's mean rank, its 90%% "
-                                   "interval and top-k share over B "
-                                   "subsample refits")
-    score_parser.add_argument("--scheduler", metavar="ADDRESS",
-                              default=None,
-                              help="run on the Dask cluster of this "
-                                   "scheduler (e.g. tcp://host:8786); "
-                                   "ReliefF and RReliefF only")
-    score_parser.add_argument("--dask", choices=("local",), default=None,
-                              help="local: run on a Dask LocalCluster of "
-                                   "--n-jobs worker processes started "
-                                   "here (default: all cores)")
-    score_parser.add_argument("--top", type=_positive_int, default=None,
-                              help="print only the N best features")
-    score_parser.add_argument("--skip-redundant", type=_positive_int,
-                              default=None, metavar="N",
-                              help="keep N features, skipping any whose "
-                                   "per-visit updates follow a kept one's "
-                                   "(copies); adds the columns kept and "
-                                   "redundancy (classification)")
-    score_parser.add_argument("--format", choices=("table", "csv", "json"),
-                              default="table",
-                              help="output format (default: table)")
-    score_parser.add_argument("--progress", action="store_true",
-                              help="show a progress bar on stderr")
+    _data_arguments(score_parser)
+    _method_arguments(score_parser)
+    _machine_arguments(score_parser)
+    _statistics_arguments(score_parser)
+    _cluster_arguments(score_parser)
+    _output_arguments(score_parser)
     score_parser.set_defaults(run=score)
     return parser
+
+
+def _data_arguments(parser):
+    """The score command's data file and its class."""
+    parser.add_argument("file", metavar="FILE",
+                        help="data file with a class variable (or "
+                             "name it with --class)")
+    parser.add_argument("--allow-pickle", action="store_true",
+                        help="read a pickled table (.pkl, .pickle) "
+                             "and the FILE.metadata pickle Orange "
+                             "reads beside a data file; loading a "
+                             "pickle runs the code it holds, so only "
+                             "for files you trust (default: refuse "
+                             "pickles)")
+    parser.add_argument("--class", dest="target", metavar="NAME",
+                        help="the target column (default: the one "
+                             "the file marks, else a column named "
+                             "'class')")
+    parser.add_argument("--categorical-class", action="store_true",
+                        help="read a numeric class's values as "
+                             "categories (e.g. codes 0-9, which "
+                             "Orange reads as numbers): "
+                             "classification, not regression")
+
+
+def _method_arguments(parser):
+    """The Relief variant and its options (k, the neighbourhood rule, TuRF,
+    the visits, the rank weights, I-RELIEF's iteration, pdReliefF's T)."""
+    parser.add_argument("--method", choices=tuple(METHODS),
+                        default="relieff",
+                        help="Relief variant: relieff, drelieff, "
+                             "pdrelieff (the seed's), irelief (Sun "
+                             "2007) (default: relieff)")
+    parser.add_argument("--k", "--k-nearest", dest="k",
+                        type=_positive_int, default=10,
+                        help="nearest hits and misses per class "
+                             "(default: 10)")
+    parser.add_argument("--neighbours", choices=tuple(RULES),
+                        default="k",
+                        help="neighbourhood rule: " + "; ".join(
+                            f"{name}: {rule.description}"
+                            for name, rule in RULES.items())
+                        + " (default: k)")
+    parser.add_argument("--turf", type=_share, default=None,
+                        metavar="SHARE",
+                        help="TuRF: remove this share of the features "
+                             "per round (e.g. 0.1) and score the rest "
+                             "again")
+    parser.add_argument("--turf-rounds", type=_positive_int,
+                        default=None, metavar="N",
+                        help="TuRF's rounds (default: 1/SHARE)")
+    parser.add_argument("--m", "--n-iterations", dest="m",
+                        type=_positive_int, default=None,
+                        help="number of visited instances "
+                             "(default: all)")
+    parser.add_argument("--seed", "--random-state", dest="seed",
+                        type=int, default=0,
+                        help="seed of the visiting order; with "
+                             "--compat weka, Weka's -D (default: 0)")
+    parser.add_argument("--weight-by-distance", action="store_true",
+                        help="rank-weighted neighbours "
+                             "exp(-(rank/sigma)^2), Weka's -W")
+    parser.add_argument("--sigma", type=_positive_float, default=2.0,
+                        help="sigma of the rank weights, Weka's -A; "
+                             "with --method irelief the width of "
+                             "I-RELIEF's kernel exp(-d/sigma) "
+                             "(default: 2.0)")
+    parser.add_argument("--max-iterations", type=_positive_int,
+                        default=None, metavar="N",
+                        help="I-RELIEF's iterations at most (default: "
+                             "1000)")
+    parser.add_argument("--tolerance", type=_positive_float,
+                        default=None,
+                        help="I-RELIEF stops when its weights move by "
+                             "less than this (L2; default: 1e-3)")
+    parser.add_argument("--damping", default=None,
+                        metavar="auto|none|LAMBDA",
+                        help="I-RELIEF's step: auto (Sun's iteration, "
+                             "half steps only while the weights "
+                             "oscillate), none (Sun's iteration "
+                             "always) or a fixed fraction of Sun's "
+                             "step in (0, 1] (default: auto)")
+    parser.add_argument("--misses", choices=("per_class", "any"),
+                        default="per_class",
+                        help="k misses from each other class, or from "
+                             "any (Relief-E) (default: per_class)")
+    parser.add_argument("--T", type=_positive_float, default=None,
+                        help="pdReliefF's steepness (default: 2/ln m)")
+
+
+def _machine_arguments(parser):
+    """Where it runs (threads, device) and which definitions (--compat)."""
+    parser.add_argument("--n-jobs", type=_threads, default=None,
+                        help="threads (default: all cores)")
+    parser.add_argument("--device", choices=cuda.DEVICES,
+                        default=None,
+                        help="where the visits run, the significance "
+                             "tests' refits included: cpu (this "
+                             "machine's cores), cuda (an NVIDIA GPU "
+                             "with its driver; needs pip install "
+                             "\"orange3-relief[gpu]\"), auto (the GPU "
+                             "where there is one, else the CPU, with "
+                             "a warning) (default: cpu, or the "
+                             "environment variable "
+                             "ORANGE3_RELIEF_DEVICE)")
+    parser.add_argument("--compat", choices=("weka",), default=None,
+                        help="weka: Weka's ReliefFAttributeEval's "
+                             "numbers (default: this add-on's "
+                             "definitions)")
+
+
+def _statistics_arguments(parser):
+    """The significance tests and the stability of the ranks."""
+    parser.add_argument("--pvalues", action="store_true",
+                        help="add p- and q-values (Benjamini-"
+                             "Hochberg) from a permutation test of "
+                             "the weights")
+    parser.add_argument("--permutations", type=_positive_int,
+                        default=99, metavar="R",
+                        help="refits with the class permuted for "
+                             "--pvalues (default: 99)")
+    parser.add_argument("--permute", choices=("target", "feature"),
+                        default="target",
+                        help="with --pvalues: permute the class "
+                             "(tests the complete null) or each "
+                             "feature's column in turn (an irrelevant "
+                             "feature among relevant ones; a times "
+                             "the refits) (default: target)")
+    parser.add_argument("--stir", action="store_true",
+                        help="with --pvalues: STIR's t-test from one "
+                             "run instead of permutations (ReliefF, "
+                             "classification)")
+    parser.add_argument("--npdr", action="store_true",
+                        help="NPDR's test: each feature's coefficient "
+                             "in the regression of the neighbour "
+                             "pairs' class (or target) difference on "
+                             "their differences, p from --permutations "
+                             "permutations of the target (the one-run "
+                             "p: --test npdr)")
+    parser.add_argument("--covariates", metavar="NAMES", default=None,
+                        help="comma-separated attributes or metas "
+                             "(e.g. age,sex) that NPDR adjusts for; "
+                             "they take no part in the distance "
+                             "(implies --npdr unless --test names "
+                             "another NPDR test)")
+    parser.add_argument("--test", choices=tuple(TESTS), default=None,
+                        help="the significance test (implies "
+                             "--pvalues): " + "; ".join(
+                                 f"{name}: {test.description}"
+                                 for name, test in TESTS.items()))
+    parser.add_argument("--stability", type=_positive_int,
+                        default=None, metavar="B",
+                        help="add each feature's mean rank, its 90%% "
+                             "interval and top-k share over B "
+                             "subsample refits")
+
+
+def _cluster_arguments(parser):
+    """A Dask cluster to run on."""
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        default=None,
+                        help="run on the Dask cluster of this "
+                             "scheduler (e.g. tcp://host:8786); "
+                             "ReliefF and RReliefF only")
+    parser.add_argument("--dask", choices=("local",), default=None,
+                        help="local: run on a Dask LocalCluster of "
+                             "--n-jobs worker processes started "
+                             "here (default: all cores)")
+
+
+def _output_arguments(parser):
+    """What is printed, and how."""
+    parser.add_argument("--top", type=_positive_int, default=None,
+                        help="print only the N best features")
+    parser.add_argument("--skip-redundant", type=_positive_int,
+                        default=None, metavar="N",
+                        help="keep N features, skipping any whose "
+                             "per-visit updates follow a kept one's "
+                             "(copies); adds the columns kept and "
+                             "redundancy (classification)")
+    parser.add_argument("--format", choices=("table", "csv", "json"),
+                        default="table",
+                        help="output format (default: table)")
+    parser.add_argument("--progress", action="store_true",
+                        help="show a progress bar on stderr")

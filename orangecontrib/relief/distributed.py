@@ -10,7 +10,8 @@ of its block's update rows, and the sums of the tasks are added on the
 client, in block order, and turned into weights (``core.backend.finish``).
 The weights equal ``core.relieff``'s up to the order of the additions
 (about 1e-15).  ``DaskBackend`` is this as a backend of the core's
-interface (``core.backend.Backend``).
+interface (``core.backend.Backend``), and a run takes the engine's steps
+(``core.engine.compute``) as a local one does.
 
 The data goes to the workers once: a NumPy or SciPy ``X`` is prepared here
 (``core.backend.start``: ranges, codes, RELIEF-D tables) and its kernel form
@@ -33,7 +34,7 @@ import threading
 import numpy as np
 
 from .core import collect_warnings, engine
-from .core.backend import Backend, finish, nothing_learnt, start
+from .core.backend import Backend, start
 from .core.compiled import relieff_job, visit_updates
 from .core.cuda import CudaBackend, check_device
 from .core import cuda
@@ -41,7 +42,7 @@ from .core.estimates import estimate
 from .core.messages import warn
 from .core.options import whole_number
 from .core.prepare import NO_SPARSE
-from .core.runtime import BATCH_BYTES, Run, trace_steps
+from .core.runtime import BATCH_BYTES, trace_steps
 from .core import variants
 
 __all__ = ["relieff", "check_cluster_options", "DaskBackend"]
@@ -140,12 +141,11 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     -------
     ReliefResult
     """
+    device = check_device(relieff_options.pop("device", None))
     check_cluster_options(relieff_options.get("variant", "relieff"), compat,
-                          relieff_options.get("distance_weights"),
-                          relieff_options.get("device"))
+                          relieff_options.get("distance_weights"))
     if visits_per_task is not None:
         whole_number(visits_per_task, "visits_per_task", otherwise="or None")
-    device = check_device(relieff_options.pop("device", None))
     for option in ("n_jobs", "kernels"):
         relieff_options.pop(option, None)
     names = {key: relieff_options.pop(key)
@@ -154,27 +154,21 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     options = engine.relieff_options(trace_every=trace_every,
                                      **relieff_options)
     client = _client(client)
-    if progress is not None:
-        progress(0.0)
-    if _is_dask(X) or _is_dask(y):
-        if status is not None:
-            status("preparing the data on the cluster")
-        setup, job, planned = _start_on_cluster(client, X, y, nominal,
-                                                options, names)
-    else:
-        setup, job = start(X, y, nominal, options, **names), None
-        planned = None
-    run = Run(setup.order, trace_every, progress)
-    if setup.hood is None:          # nothing to learn: all weights 0
-        if job is not None:
-            client.cancel([job])
-        return finish(setup, run, nothing_learnt(setup, run))
-    with DaskBackend(setup, client, job, visits_per_task, status,
-                     device, planned) as backend:
-        total = backend.run(run)
-    result = backend.finish(run, total)
-    result.device = "cuda" if device == "cuda" else "cpu"
-    return result
+
+    def start_on_cluster():
+        """The ``start`` of ``engine.compute``: the Setup, planned here or
+        (a dask ``X`` or ``y``) on the cluster, and its ``DaskBackend``."""
+        if _is_dask(X) or _is_dask(y):
+            if status is not None:
+                status("preparing the data on the cluster")
+            setup, job, planned = _start_on_cluster(client, X, y, nominal,
+                                                    options, names)
+        else:
+            setup, job, planned = start(X, y, nominal, options, **names), \
+                None, None
+        return setup, lambda n_threads: DaskBackend(
+            setup, client, job, visits_per_task, status, device, planned)
+    return engine.compute(start_on_cluster, progress)
 
 
 def _client(client):
@@ -216,7 +210,9 @@ class DaskBackend(Backend):
         self.client, self.visits_per_task = client, visits_per_task
         self.status, self.progress = status, None
         self.futures = []
-        self.device, self.gpu_setup = device, None
+        self.on_workers, self.gpu_setup = device, None
+        # ("auto": some workers' CPUs may run tasks, so it says "cpu")
+        self.device = "cuda" if device == "cuda" else "cpu"
         if job is None:
             self._say("sending the data to the workers")
             # (broadcast: every worker holds a copy, so losing a worker
@@ -258,7 +254,7 @@ class DaskBackend(Backend):
         futures = self.client.map(
             _task_sums, [self.job] * len(blocks),
             [visits for _, visits in blocks], [first for first, _ in blocks],
-            every=every, width=setup.width, device=self.device,
+            every=every, width=setup.width, device=self.on_workers,
             gpu_setup=self.gpu_setup, pure=False)
         self.futures += futures         # (cancelled by ``close``)
         self._add_in_block_order(futures, blocks, sums, every, first_segment)
@@ -392,6 +388,9 @@ def _start_on_cluster(client, X, y, nominal, options, names):
         raise
     for message in caught:
         warn(message, stacklevel=3)
+    if slim.hood is None:           # nothing to learn: no job to run
+        client.cancel([job])
+        job = None
     return slim, job, planned
 
 

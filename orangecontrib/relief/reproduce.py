@@ -582,132 +582,187 @@ and the conclusions), all of it:
 
 
 def real_data_section(real, settings, images, relative):
-    """Report lines of the real-data section."""
+    """Report lines of the real-data section: for each table, its curves,
+    the best accuracies, the first features, what was observed, and the
+    checks."""
     folds = settings["real_folds"]
     lines = [REAL_DATA_INTRO, ""]
     for name, result in real.items():
-        names = result["names"]
-        curves = result["curves"]
-        classes = ", ".join(f"{value}: {count}" for value, count in result["classes"].items())
-        lines += [f"### {name} ({result['rows']} rows, {result['n_features']} features, "
-                  f"classes {classes}, {result['missing']} missing values)", "",
-                  f"![1-NN wrapper curves on {name}]({relative(images['real'][name])})", "",
-                  "Solid: honest protocol, dashed: seed protocol, both leave-one-out"
-                  + ("; stars: the paper's best points, grey line: its accuracy with all "
-                     "features" if name == "lung cancer" else "")
-                  + ". Where the three scorers' curves coincide, the last drawn (pdReliefF, "
-                    "green) hides the others.", ""]
-        # best accuracy side by side
-        paper_lung = PAPER["lung"] if name == "lung cancer" else None
-        header = ["scorer", "paper"] + [
-            f"{'seed protocol' if protocol == 'paper' else 'honest'}, "
-            f"{_scheme_name(scheme, folds)}" for protocol, scheme in REAL_PROTOCOLS]
-        rows = []
-        for i, scorer in enumerate(SCORER_NAMES):
-            if paper_lung:
-                published = f"{paper_lung['best_accuracy'][i]:.2f} ({paper_lung['best_size'][i]})"
-            else:
-                published = f"not printed ({PAPER['promoters']['best_size'][i]})"
-            cells = []
-            for key in REAL_PROTOCOLS:
-                size, accuracy = pooled_best(curves[key][i])
-                cells.append(f"{_pct(accuracy)} ({size})")
-            rows.append([scorer, published] + cells)
-        all_cells = [_pct(curves[key][0].pooled_accuracy[-1]) for key in REAL_PROTOCOLS]
-        rows.append([f"all {result['n_features']} features",
-                     f"{paper_lung['all_features']:.2f}" if paper_lung else "not printed"]
-                    + all_cells)
-        lines += ["Best 1-NN accuracy in % (the number of features where it is first "
-                  "reached in brackets); *all features* does not depend on the order.", "",
-                  _table(header, rows), ""]
-        # at the paper's best sizes
-        sizes = paper_lung["best_size"] if paper_lung else PAPER["promoters"]["best_size"]
-        at_rows = []
-        for i, scorer in enumerate(SCORER_NAMES):
-            size = sizes[i]
-            at_rows.append([scorer, size] + [
-                _pct(curves[key][i].pooled_accuracy[size - 1]) for key in REAL_PROTOCOLS])
-        lines += [f"Ours at the paper's best number of features:", "",
-                  _table(["scorer", "features"] + header[2:], at_rows), ""]
-        # top features
-        top_rows = []
-        for i, scorer in enumerate(SCORER_NAMES):
-            order = curves["paper", LEAVE_ONE_OUT][i].feature_order
-            honest = curves["honest", LEAVE_ONE_OUT][i].fold_orders
-            same_two = sum(set(fold[:2]) == set(order[:2]) for fold in honest)
-            same_first = sum(fold[0] == order[0] for fold in honest)
-            paper_two = ("features " + ", ".join(map(str, PAPER["promoters"]["first_two"][i]))
-                         if name == "promoters" else "not given")
-            top_rows.append([scorer, ", ".join(_column(names, n) for n in order[:5]),
-                             paper_two, f"{same_first}/{len(honest)}",
-                             f"{same_two}/{len(honest)}"])
-        lines += ["Features first in the order (weights on all rows; the paper numbers "
-                  "features by column, in brackets), and how often the honest "
-                  "leave-one-out training sets agree with it:", "",
-                  _table(["scorer", "top 5, all rows", "paper's first two",
-                          "same first feature (honest LOO)", "same first two (honest LOO)"],
-                         top_rows), ""]
-        # observed
-        seed = [pooled_best(c) for c in curves["paper", LEAVE_ONE_OUT]]
-        fair = [pooled_best(c) for c in curves["honest", LEAVE_ONE_OUT]]
-        text = ("Observed (leave-one-out): best with the seed protocol " + ", ".join(
-            f"{scorer} {_pct(acc)} % with {size} features" for scorer, (size, acc)
-            in zip(SCORER_NAMES, seed)) + "; honest " + ", ".join(
-            f"{scorer} {_pct(acc)} % with {size} features" for scorer, (size, acc)
-            in zip(SCORER_NAMES, fair)) + f"; all features "
-            f"{_pct(curves['paper', LEAVE_ONE_OUT][0].pooled_accuracy[-1])} %.")
-        if paper_lung:
-            text += (" Seed protocol minus paper: " + ", ".join(
-                f"{scorer} {100 * acc - paper_lung['best_accuracy'][i]:+.2f} points"
-                for i, (scorer, (_, acc)) in enumerate(zip(SCORER_NAMES, seed))) + ".")
-        else:
-            orders = [curves["paper", LEAVE_ONE_OUT][i].feature_order for i in range(3)]
-            numbers = [tuple(names.index(n) + 1 for n in order[:2]) for order in orders]
-            text += (" First two features (column numbers): " + ", ".join(
-                f"{scorer} {a}, {b}" for scorer, (a, b) in zip(SCORER_NAMES, numbers))
-                + "; paper: " + ", ".join(
-                f"{scorer} {a}, {b}" for scorer, (a, b)
-                in zip(SCORER_NAMES, PAPER["promoters"]["first_two"])) + ".")
-        lines += [text, ""]
-        # checks
-        spread = result["split_spread"]
-        spread_rows = []
-        for i, scorer in enumerate(SCORER_NAMES):
-            best, size, every = spread[:, i, 1], spread[:, i, 0], spread[:, i, 2]
-            spread_rows.append([scorer, f"{_pct(best.min())} / {_pct(np.median(best))} / "
-                                        f"{_pct(best.max())}",
-                                f"{int(size.min())} / {np.median(size):g} / {int(size.max())}",
-                                f"{_pct(every.min())} / {_pct(np.median(every))} / "
-                                f"{_pct(every.max())}"])
-        random_best = result["random_best"]
-        beaten = [int(np.sum(random_best[:, 1] >= acc - 1e-12)) for _, acc in seed]
-        beaten_fair = [int(np.sum(random_best[:, 1] >= acc - 1e-12)) for _, acc in fair]
-        lines += [f"Checks. *Other splits:* the seed protocol with {folds}-fold "
-                  f"cross-validation over {len(spread)} splits (`random_state` 0 to "
-                  f"{len(spread) - 1}); min / median / max:", "",
-                  _table(["scorer", "best accuracy %", "its number of features",
-                          "all features %"], spread_rows), "",
-                  f"*Random orders:* {len(random_best)} random feature orders "
-                  "(seeded), same 1-NN, leave-one-out: the best accuracy over j is "
-                  f"{_pct(np.median(random_best[:, 1]))} % in the median, "
-                  f"{_pct(np.percentile(random_best[:, 1], 90))} % at the 90th "
-                  f"percentile, {_pct(random_best[:, 1].max())} % at most (at "
-                  f"{np.median(random_best[:, 0]):g} features in the median); "
-                  "random orders reaching each scorer's best, seed protocol: " + ", ".join(
-                      f"{scorer} {count}/{len(random_best)}"
-                      for scorer, count in zip(SCORER_NAMES, beaten)) + "; honest: "
-                  + ", ".join(f"{scorer} {count}/{len(random_best)}"
-                              for scorer, count in zip(SCORER_NAMES, beaten_fair)) + ". "
-                  f"*Orange's KNNLearner(n_neighbors=1)*, all features, leave-one-out: "
-                  f"{_pct(result['knn_all'])} % (ours "
-                  f"{_pct(curves['paper', LEAVE_ONE_OUT][0].pooled_accuracy[-1])} %).", ""]
+        seed, fair = _leave_one_out_best(result["curves"])
+        lines += (_real_heading(name, result, images, relative)
+                  + _real_best(name, result, folds)
+                  + _real_top_features(name, result)
+                  + _real_observed(name, result, seed, fair)
+                  + _real_checks(result, folds, seed, fair))
     return lines
 
 
+def _paper_lung(name):
+    """The paper's lung-cancer numbers for that table, else None (the paper
+    printed no accuracies for promoters)."""
+    return PAPER["lung"] if name == "lung cancer" else None
+
+
+def _leave_one_out_best(curves):
+    """(size, accuracy) of each scorer's best leave-one-out point: seed
+    protocol, honest protocol."""
+    return ([pooled_best(c) for c in curves["paper", LEAVE_ONE_OUT]],
+            [pooled_best(c) for c in curves["honest", LEAVE_ONE_OUT]])
+
+
+def _real_heading(name, result, images, relative):
+    """A real table's title, its plot and how to read it."""
+    classes = ", ".join(f"{value}: {count}" for value, count in result["classes"].items())
+    return [f"### {name} ({result['rows']} rows, {result['n_features']} features, "
+            f"classes {classes}, {result['missing']} missing values)", "",
+            f"![1-NN wrapper curves on {name}]({relative(images['real'][name])})", "",
+            "Solid: honest protocol, dashed: seed protocol, both leave-one-out"
+            + ("; stars: the paper's best points, grey line: its accuracy with all "
+               "features" if name == "lung cancer" else "")
+            + ". Where the three scorers' curves coincide, the last drawn (pdReliefF, "
+              "green) hides the others.", ""]
+
+
+def _real_best(name, result, folds):
+    """The best 1-NN accuracies beside the paper's, and ours at the paper's
+    best numbers of features."""
+    curves, paper_lung = result["curves"], _paper_lung(name)
+    header = ["scorer", "paper"] + [
+        f"{'seed protocol' if protocol == 'paper' else 'honest'}, "
+        f"{_scheme_name(scheme, folds)}" for protocol, scheme in REAL_PROTOCOLS]
+    rows = []
+    for i, scorer in enumerate(SCORER_NAMES):
+        if paper_lung:
+            published = f"{paper_lung['best_accuracy'][i]:.2f} ({paper_lung['best_size'][i]})"
+        else:
+            published = f"not printed ({PAPER['promoters']['best_size'][i]})"
+        cells = []
+        for key in REAL_PROTOCOLS:
+            size, accuracy = pooled_best(curves[key][i])
+            cells.append(f"{_pct(accuracy)} ({size})")
+        rows.append([scorer, published] + cells)
+    all_cells = [_pct(curves[key][0].pooled_accuracy[-1]) for key in REAL_PROTOCOLS]
+    rows.append([f"all {result['n_features']} features",
+                 f"{paper_lung['all_features']:.2f}" if paper_lung else "not printed"]
+                + all_cells)
+    lines = ["Best 1-NN accuracy in % (the number of features where it is first "
+             "reached in brackets); *all features* does not depend on the order.", "",
+             _table(header, rows), ""]
+    sizes = paper_lung["best_size"] if paper_lung else PAPER["promoters"]["best_size"]
+    at_rows = []
+    for i, scorer in enumerate(SCORER_NAMES):
+        size = sizes[i]
+        at_rows.append([scorer, size] + [
+            _pct(curves[key][i].pooled_accuracy[size - 1]) for key in REAL_PROTOCOLS])
+    lines += [f"Ours at the paper's best number of features:", "",
+              _table(["scorer", "features"] + header[2:], at_rows), ""]
+    return lines
+
+
+def _real_top_features(name, result):
+    """The first features of each scorer's order, and how often the honest
+    leave-one-out training sets agree with it."""
+    names, curves = result["names"], result["curves"]
+    top_rows = []
+    for i, scorer in enumerate(SCORER_NAMES):
+        order = curves["paper", LEAVE_ONE_OUT][i].feature_order
+        honest = curves["honest", LEAVE_ONE_OUT][i].fold_orders
+        same_two = sum(set(fold[:2]) == set(order[:2]) for fold in honest)
+        same_first = sum(fold[0] == order[0] for fold in honest)
+        paper_two = ("features " + ", ".join(map(str, PAPER["promoters"]["first_two"][i]))
+                     if name == "promoters" else "not given")
+        top_rows.append([scorer, ", ".join(_column(names, n) for n in order[:5]),
+                         paper_two, f"{same_first}/{len(honest)}",
+                         f"{same_two}/{len(honest)}"])
+    return ["Features first in the order (weights on all rows; the paper numbers "
+            "features by column, in brackets), and how often the honest "
+            "leave-one-out training sets agree with it:", "",
+            _table(["scorer", "top 5, all rows", "paper's first two",
+                    "same first feature (honest LOO)", "same first two (honest LOO)"],
+                   top_rows), ""]
+
+
+def _real_observed(name, result, seed, fair):
+    """The observed best points of both protocols, against the paper's."""
+    names, curves, paper_lung = result["names"], result["curves"], _paper_lung(name)
+    text = ("Observed (leave-one-out): best with the seed protocol " + ", ".join(
+        f"{scorer} {_pct(acc)} % with {size} features" for scorer, (size, acc)
+        in zip(SCORER_NAMES, seed)) + "; honest " + ", ".join(
+        f"{scorer} {_pct(acc)} % with {size} features" for scorer, (size, acc)
+        in zip(SCORER_NAMES, fair)) + f"; all features "
+        f"{_pct(curves['paper', LEAVE_ONE_OUT][0].pooled_accuracy[-1])} %.")
+    if paper_lung:
+        text += (" Seed protocol minus paper: " + ", ".join(
+            f"{scorer} {100 * acc - paper_lung['best_accuracy'][i]:+.2f} points"
+            for i, (scorer, (_, acc)) in enumerate(zip(SCORER_NAMES, seed))) + ".")
+    else:
+        orders = [curves["paper", LEAVE_ONE_OUT][i].feature_order for i in range(3)]
+        numbers = [tuple(names.index(n) + 1 for n in order[:2]) for order in orders]
+        text += (" First two features (column numbers): " + ", ".join(
+            f"{scorer} {a}, {b}" for scorer, (a, b) in zip(SCORER_NAMES, numbers))
+            + "; paper: " + ", ".join(
+            f"{scorer} {a}, {b}" for scorer, (a, b)
+            in zip(SCORER_NAMES, PAPER["promoters"]["first_two"])) + ".")
+    return [text, ""]
+
+
+def _real_checks(result, folds, seed, fair):
+    """The checks: other splits of the seed protocol, random feature
+    orders, Orange's own 1-NN."""
+    curves = result["curves"]
+    spread = result["split_spread"]
+    spread_rows = []
+    for i, scorer in enumerate(SCORER_NAMES):
+        best, size, every = spread[:, i, 1], spread[:, i, 0], spread[:, i, 2]
+        spread_rows.append([scorer, f"{_pct(best.min())} / {_pct(np.median(best))} / "
+                                    f"{_pct(best.max())}",
+                            f"{int(size.min())} / {np.median(size):g} / {int(size.max())}",
+                            f"{_pct(every.min())} / {_pct(np.median(every))} / "
+                            f"{_pct(every.max())}"])
+    random_best = result["random_best"]
+    beaten = [int(np.sum(random_best[:, 1] >= acc - 1e-12)) for _, acc in seed]
+    beaten_fair = [int(np.sum(random_best[:, 1] >= acc - 1e-12)) for _, acc in fair]
+    return [f"Checks. *Other splits:* the seed protocol with {folds}-fold "
+            f"cross-validation over {len(spread)} splits (`random_state` 0 to "
+            f"{len(spread) - 1}); min / median / max:", "",
+            _table(["scorer", "best accuracy %", "its number of features",
+                    "all features %"], spread_rows), "",
+            f"*Random orders:* {len(random_best)} random feature orders "
+            "(seeded), same 1-NN, leave-one-out: the best accuracy over j is "
+            f"{_pct(np.median(random_best[:, 1]))} % in the median, "
+            f"{_pct(np.percentile(random_best[:, 1], 90))} % at the 90th "
+            f"percentile, {_pct(random_best[:, 1].max())} % at most (at "
+            f"{np.median(random_best[:, 0]):g} features in the median); "
+            "random orders reaching each scorer's best, seed protocol: " + ", ".join(
+                f"{scorer} {count}/{len(random_best)}"
+                for scorer, count in zip(SCORER_NAMES, beaten)) + "; honest: "
+            + ", ".join(f"{scorer} {count}/{len(random_best)}"
+                        for scorer, count in zip(SCORER_NAMES, beaten_fair)) + ". "
+            f"*Orange's KNNLearner(n_neighbors=1)*, all features, leave-one-out: "
+            f"{_pct(result['knn_all'])} % (ours "
+            f"{_pct(curves['paper', LEAVE_ONE_OUT][0].pooled_accuracy[-1])} %).", ""]
+
 def write_report(out, quick, settings, modulo, corral, led24, monk, wrappers,
                  images, seconds, real=None):
+    """Write the report (Markdown) of a run's results to ``out``, each
+    section by its own function."""
     out = Path(out)
     relative = lambda path: os.path.relpath(path, out.parent).replace(os.sep, "/")
+    lines = (_report_intro(out, quick, settings, seconds)
+             + _modulo_section(modulo, settings, images, relative)
+             + _corral_section(corral) + _led24_section(led24)
+             + _monk_section(monk)
+             + _wrapper_section(wrappers, settings, images, relative))
+    if real:
+        lines += real_data_section(real, settings, images, relative)
+    lines += [DISCUSSION, ""]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines), encoding="utf-8")
+    return out
+
+
+def _report_intro(out, quick, settings, seconds):
+    """The report's title, how it was made, and the settings."""
     lines = ["# The seed paper, reproduced", ""]
     if quick:
         lines += ["> **Quick run** (`--quick`): tiny tables and grids for the test-suite. "
@@ -738,13 +793,16 @@ def write_report(out, quick, settings, modulo, corral, led24, monk, wrappers,
         "(`orangecontrib.relief.evaluation`).",
         "",
     ]
+    return lines
 
-    # Modulo
-    lines += ["## Modulo-p-I: separability against the number of random features", "",
-              "The paper shows two figures (Modulo-2-2 and Modulo-4-3) and describes them "
-              "in words only: *\"While ReliefF seems to gradually degrade its performance, "
-              "dReliefF is more erratic and pdReliefF obtains the best results.\"* The "
-              "paper does not give the number of instances nor the grid of R; ours: "]
+
+def _modulo_section(modulo, settings, images, relative):
+    """Modulo-p-I: separability against the number of random features."""
+    lines = ["## Modulo-p-I: separability against the number of random features", "",
+             "The paper shows two figures (Modulo-2-2 and Modulo-4-3) and describes them "
+             "in words only: *\"While ReliefF seems to gradually degrade its performance, "
+             "dReliefF is more erratic and pdReliefF obtains the best results.\"* The "
+             "paper does not give the number of instances nor the grid of R; ours: "]
     for result in modulo:
         lines[-1] += (f"Modulo-{result['p']}-{result['n_important']} with "
                       f"{result['n_instances']} instances, R in "
@@ -771,13 +829,16 @@ def write_report(out, quick, settings, modulo, corral, led24, monk, wrappers,
                   f"Points with mean s > 0: " + ", ".join(
                       f"{name} {count}/{len(result['grid'])}"
                       for name, count in zip(SCORER_NAMES, positive)) + ".", ""]
+    return lines
 
-    # CorrAl
-    lines += ["## CorrAl (k = 5)", "",
-              "The paper's table uses the classic 32-row CorrAl training set (the first 32 "
-              "rows of the bundled file list each combination of A0, A1, B0, B1 and "
-              "Irrelevant once). The paper's *C* is our `Correlated`, its *I* our "
-              "`Irrelevant`.", ""]
+
+def _corral_section(corral):
+    """CorrAl: weights and measures beside the paper's table."""
+    lines = ["## CorrAl (k = 5)", "",
+             "The paper's table uses the classic 32-row CorrAl training set (the first 32 "
+             "rows of the bundled file list each combination of A0, A1, B0, B1 and "
+             "Irrelevant once). The paper's *C* is our `Correlated`, its *I* our "
+             "`Irrelevant`.", ""]
     data = corral[32]
     header = ["feature"] + [f"{name} (ours)" for name in SCORER_NAMES] \
         + [f"{name} (paper)" for name in SCORER_NAMES]
@@ -808,15 +869,22 @@ def write_report(out, quick, settings, modulo, corral, led24, monk, wrappers,
               + ". Lowest: " + ", ".join(
                   f"{name} → {data['names'][int(np.argmin(score['weights']))]}"
                   for name, score in zip(SCORER_NAMES, data["scores"])) + ".", ""]
+    return lines
 
-    # LED24
-    lines += ["## LED24", "",
-              "The bundled LED24 table (PMLB copy, 3200 rows, 7 segments with 10 % bit noise "
-              "and 17 random bits). The paper does not say how many rows its LED24 had.", "",
-              _table(QUALITY_HEADER, _quality_rows(led24, PAPER["led24"])), "",
-              _agreement(led24, PAPER["led24"]), ""]
 
-    # MONK
+def _led24_section(led24):
+    """LED24: the measures beside the paper's."""
+    lines = ["## LED24", "",
+             "The bundled LED24 table (PMLB copy, 3200 rows, 7 segments with 10 % bit noise "
+             "and 17 random bits). The paper does not say how many rows its LED24 had.", "",
+             _table(QUALITY_HEADER, _quality_rows(led24, PAPER["led24"])), "",
+             _agreement(led24, PAPER["led24"]), ""]
+    return lines
+
+
+def _monk_section(monk):
+    """MONK-1, 2, 3: measures and feature orders beside the paper's."""
+    lines = []
     for problem, scores in monk.items():
         paper = PAPER[f"monk{problem}"]
         lines += [f"## MONK-{problem}", "",
@@ -838,18 +906,21 @@ def write_report(out, quick, settings, modulo, corral, led24, monk, wrappers,
                 == paper["order"][i]]
         lines += [_agreement(scores["scores"], paper) + " Feature order identical to the "
                   "paper's: " + (", ".join(same) if same else "none") + ".", ""]
+    return lines
 
-    # wrapper curves
-    lines += ["## Wrapper curves (1-NN, features added in decreasing weight)", "",
-              "The paper ran this on the UCI *promoters* and *lung-cancer* tables (the "
-              "next section). We run the same procedure on the bundled benchmark "
-              f"tables too, with {settings['folds']}-fold stratified cross-validation "
-              "(`wrapper_curve`, folds seeded with 0) under both protocols: **honest** "
-              "(weights recomputed on each training fold) and **paper** (weights from all "
-              "rows, then cross-validation, as the seed did: the test rows took part in "
-              "choosing the features, so it is optimistically biased). In the plots a "
-              "dashed (paper) line that is not visible lies under its solid (honest) one; "
-              "stars mark each curve's best size.", ""]
+
+def _wrapper_section(wrappers, settings, images, relative):
+    """Wrapper curves on the bundled tables, both protocols."""
+    lines = ["## Wrapper curves (1-NN, features added in decreasing weight)", "",
+             "The paper ran this on the UCI *promoters* and *lung-cancer* tables (the "
+             "next section). We run the same procedure on the bundled benchmark "
+             f"tables too, with {settings['folds']}-fold stratified cross-validation "
+             "(`wrapper_curve`, folds seeded with 0) under both protocols: **honest** "
+             "(weights recomputed on each training fold) and **paper** (weights from all "
+             "rows, then cross-validation, as the seed did: the test rows took part in "
+             "choosing the features, so it is optimistically biased). In the plots a "
+             "dashed (paper) line that is not visible lies under its solid (honest) one; "
+             "stars mark each curve's best size.", ""]
     for name, result in wrappers.items():
         lines += [f"### {name} ({result['rows']} rows, {result['n_features']} features)", "",
                   f"![Wrapper curves on {name}]({relative(images['wrapper'][name])})", ""]
@@ -866,12 +937,7 @@ def write_report(out, quick, settings, modulo, corral, led24, monk, wrappers,
                       f"LED24. Ours (honest, ReliefF order): {honest.mean_accuracy[6]:.1%} "
                       f"with the top 7 features, {honest.mean_accuracy[-1]:.1%} with all "
                       f"{result['n_features']}.", ""]
-    if real:
-        lines += real_data_section(real, settings, images, relative)
-    lines += [DISCUSSION, ""]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines), encoding="utf-8")
-    return out
+    return lines
 
 
 DISCUSSION = """## What agrees, what does not, and why

@@ -28,14 +28,17 @@ from typing import NamedTuple, Optional
 import numpy as np
 import scipy.sparse as sp
 
-from . import pairsums, plan
+from . import pairsums
 from . import estimates
 from .estimates import NO_FIXED, estimate, estimate_after
 from .messages import warn
-from .neighbours import Neighbourhood
+from .neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
+                         Neighbourhood)
 from .options import Options, random_generator, whole_number
+from .pairs import pair_means
 from .prepare import Prepared, prepare
 from .result import ReliefResult
+from .rules import RULES
 from .runtime import BATCH_BYTES, first_batch, trace_steps
 
 
@@ -98,16 +101,40 @@ def start(X, y, nominal, options, feature_names=None, class_names=None):
             prep, options.regression,
             options.k_nearest if options.rule.uses_k else None,
             class_names)):
-        hood = plan.neighbourhood(prep, options.regression, options.misses,
-                                  options.k_nearest,
-                                  options.weight_by_distance, options.sigma,
-                                  options.rule.name)
+        hood = neighbourhood(prep, options.regression, options.misses,
+                             options.k_nearest,
+                             options.weight_by_distance, options.sigma,
+                             options.rule.name)
     n_sums = 0
     if options.statistics:
         _check_statistics(options, prep)
         n_sums = pairsums.width(a)
     return Setup(options, prep, order, options.T_for(m),
                  1 + 2 * a if options.regression else a, hood, n_sums, fixed)
+
+
+def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
+                  sigma, rule="k"):
+    """The ``Neighbourhood`` of a run (``doc/semantics.md``)."""
+    if misses == "any" and not regression:
+        mode, n_groups = MODE_ANY, 2
+    elif regression:
+        mode, n_groups = MODE_REGRESSION, 1
+    else:
+        mode, n_groups = MODE_PER_CLASS, prep.n_classes
+    n = prep.group.shape[0]
+    # no group has more than the n - 1 other instances, and a group smaller
+    # than k contributes all of them: a larger k is n - 1 (never O(k) memory)
+    k_nearest = min(k_nearest, n - 1)
+    rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)
+                    if weight_by_distance else np.ones(k_nearest))
+    counts = prep.class_counts.astype(float)
+    # P(C) / (1 - P(class(R))) from counts, so two classes give exactly 1
+    class_factor = counts[None, :] / np.maximum(n - counts[:, None], 1)
+    chosen = RULES[rule]
+    means = pair_means(prep) if chosen.pair_mean_radius else np.zeros(0)
+    return Neighbourhood(mode, int(k_nearest), rank_weights, class_factor,
+                         n_groups, chosen.code, means)
 
 
 def _kernel_distance_weights(weights, prep):
@@ -206,6 +233,8 @@ class Backend(ABC):
     name = None
     #: what it cannot compute, for messages (``covers``)
     uncovered = "this data"
+    #: where its visits run (``ReliefResult.device``)
+    device = "cpu"
 
     @classmethod
     def covers(cls, setup):

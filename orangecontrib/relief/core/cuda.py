@@ -237,6 +237,7 @@ class CudaBackend(Backend):
     """The GPU (see the module docstring)."""
     name = "cuda"
     uncovered = "compat='weka'"
+    device = "cuda"
 
     @classmethod
     def covers(cls, setup):

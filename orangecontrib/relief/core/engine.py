@@ -4,14 +4,17 @@ options of one loop, and I-RELIEF (``irelief.py``) as a variant of the same
 call (``doc/semantics.md`` is the
 contract, ``doc/architecture.md`` the map of the code).
 
-``relieff`` checks the options once (``options.check_options``), plans the
-run (``backend.start``, or ``weka.start`` for compat="weka"), and has a
-backend compute it (``selection.local_backend``: the compiled kernels, or
-the NumPy path while they compile) in batches on this machine's threads
+``relieff`` checks the options once (``options.check_options``) and the
+device asked for, then ``compute`` runs the steps every run takes: plan it
+(``backend.start``, or ``weka.start`` for compat="weka"), and have a backend
+compute it (``selection.local_backend``: the compiled kernels, or the NumPy
+path while they compile, or the GPU's) in batches on this machine's threads
 (``runtime``).  ``start`` and ``run_setup`` are those two halves, for
-callers that plan a run and compute it elsewhere (``distributed``,
-``stats``).
+callers that plan a run and compute it elsewhere (``stats``);
+``distributed`` hands ``compute`` its Dask backend.
 """
+from functools import partial
+
 from .backend import finish, nothing_learnt, pair_sums_by_feature
 from .backend import start as plan_run
 from .compiled import relieff_job
@@ -24,21 +27,13 @@ from .weka import start as weka_start
 
 # (relieff_job and pair_sums_by_feature: for the callers that plan here and
 # compute elsewhere, ``stats`` and ``benchmarks/rules_steps.py``)
-__all__ = ["relieff", "relieff_options", "start", "run_setup", "relieff_job",
-           "pair_sums_by_feature"]
+__all__ = ["relieff", "relieff_options", "start", "run_setup", "compute",
+           "relieff_job", "pair_sums_by_feature"]
 
-
-def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
-            n_iterations=None, k_nearest=10, random_state=0,
-            misses="per_class", weight_by_distance=False, sigma=2.0, T=None,
-            neighbours="k", progress=None, trace_every=None, n_jobs=None,
-            speedups=None, status=None, kernels=None, compat=None,
-            n_values=None, n_class_values=None, feature_names=None,
-            class_names=None, statistics=False, distance_weights=None,
-            max_iterations=1000, tolerance=1e-3, damping="auto",
-            device=None):
-    """Estimate feature weights with ReliefF or one of its variants.
-
+#: ``relieff``'s parameters (numpydoc), kept apart from its code so that
+#: the function reads in one screen; its docstring shows them (``help``,
+#: the Sphinx pages).
+PARAMETERS = """\
     Parameters
     ----------
     X : array (n_instances, n_features)
@@ -139,6 +134,31 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         the CPU with a warning once ("auto").  compat="weka" and I-RELIEF
         run on the CPU.
 
+"""
+
+
+def _with_parameters(function):
+    """``function`` with PARAMETERS in place of ``{parameters}`` in its
+    docstring (none under ``python -OO``)."""
+    if function.__doc__:
+        function.__doc__ = function.__doc__.replace("    {parameters}\n",
+                                                    PARAMETERS)
+    return function
+
+
+@_with_parameters
+def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
+            n_iterations=None, k_nearest=10, random_state=0,
+            misses="per_class", weight_by_distance=False, sigma=2.0, T=None,
+            neighbours="k", progress=None, trace_every=None, n_jobs=None,
+            speedups=None, status=None, kernels=None, compat=None,
+            n_values=None, n_class_values=None, feature_names=None,
+            class_names=None, statistics=False, distance_weights=None,
+            max_iterations=1000, tolerance=1e-3, damping="auto",
+            device=None):
+    """Estimate feature weights with ReliefF or one of its variants.
+
+    {parameters}
     Returns
     -------
     ReliefResult (``run_setup``)
@@ -154,7 +174,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         speedups=speedups, statistics=statistics, compat=compat,
         distance_weights=distance_weights, max_iterations=max_iterations,
         tolerance=tolerance, damping=damping)
-    device = check_device(device)
+    device = check_device(device)       # the one place it is checked
     if not options.variant_entry.visits:     # I-RELIEF
         if device == "cuda":
             raise ValueError("device='cuda' does not cover I-RELIEF; use "
@@ -165,12 +185,13 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                        damping=options.damping, progress=progress,
                        n_jobs=n_jobs, feature_names=feature_names)
     if options.compat == "weka":
-        setup = weka_start(X, y, nominal, options, n_values, n_class_values,
-                           feature_names)
+        plan = partial(weka_start, X, y, nominal, options, n_values,
+                       n_class_values, feature_names)
     else:
-        setup = plan_run(X, y, nominal, options, feature_names, class_names)
-    return run_setup(setup, progress=progress, status=status,
-                     kernels=kernels, device=device)
+        plan = partial(plan_run, X, y, nominal, options, feature_names,
+                       class_names)
+    return compute(on_this_machine(plan, device, kernels, progress, status),
+                   progress)
 
 
 def relieff_options(*, regression=False, variant="relieff",
@@ -213,16 +234,41 @@ def run_setup(setup, *, progress=None, status=None, kernels=None,
     ``weka.start``) on this machine's threads or its GPU and return the
     ``ReliefResult``; ``progress``, ``status``, ``kernels`` and ``device``
     as in ``relieff``."""
+    return compute(on_this_machine(lambda: setup, check_device(device),
+                                   kernels, progress, status), progress)
+
+
+def on_this_machine(plan, device, kernels=None, progress=None, status=None):
+    """The ``start`` of ``compute`` for this machine: the ``Setup`` of
+    ``plan()``, and the backend that ``selection.local_backend`` chooses
+    for it, on the GPU where the checked ``device`` takes it there
+    (``selection.on_gpu``: decided once per run, an error before any
+    visit)."""
+    def start_here():
+        setup = plan()
+        gpu = on_gpu(setup, device)
+        return setup, partial(local_backend, setup, kernels=kernels,
+                              progress=progress, status=status, gpu=gpu)
+    return start_here
+
+
+def compute(start_run, progress=None):
+    """The steps of every run, whichever backend computes it (this
+    machine's, or ``distributed``'s Dask backend): progress 0 (a cancel
+    can act before any work); ``start_run()``, the planned ``Setup`` and a
+    callable that makes the ``backend.Backend`` computing it on n threads;
+    the trace points (``runtime.Run``); all weights 0 where there is
+    nothing to learn, else that backend's visits (``Backend.run``) and
+    result (``Backend.finish``), which says where its visits ran."""
     if progress is not None:
-        progress(0.0)           # a cancel can act before the first batch
+        progress(0.0)
+    setup, make_backend = start_run()
     run = Run(setup.order, setup.options.trace_every, progress)
-    gpu = on_gpu(setup, device)         # (an error before any work)
     if setup.hood is None:
         return finish(setup, run, nothing_learnt(setup, run))
     with threads(setup.options.n_jobs) as n_threads:
-        with local_backend(setup, n_threads, kernels, progress, status,
-                           gpu) as backend:
+        with make_backend(n_threads) as backend:
             total = backend.run(run)
     result = backend.finish(run, total)
-    result.device = "cuda" if gpu else "cpu"
+    result.device = backend.device
     return result

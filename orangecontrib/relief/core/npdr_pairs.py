@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import plan
+from .backend import neighbourhood
 from .diffs import JIT, nominal_diff, numeric_diff
 from .distances import distance_row
 from .neighbours import (MODE_ANY, RULE_K, UNSETTLED, Exact, Screen,
@@ -480,8 +481,8 @@ def neighbour_pairs(prep, *, class_blind, neighbours, k_nearest, misses,
     ``progress(fraction)`` between batches may raise to cancel."""
     n = prep.group.shape[0]
     blind = class_blind
-    hood = plan.neighbourhood(prep, blind, misses, k_nearest, False, 1.0,
-                              neighbours)
+    hood = neighbourhood(prep, blind, misses, k_nearest, False, 1.0,
+                         neighbours)
     hood = hood._replace(class_factor=np.ones_like(hood.class_factor))
     group = np.zeros(n, np.int64) if blind else prep.group
     counts = np.bincount(group, minlength=prep.n_classes).astype(np.int64)

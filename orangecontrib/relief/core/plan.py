@@ -1,5 +1,7 @@
-"""How a run computes: the data layouts the kernels read and the speed
-mechanisms they use (``speedups.Speedups``), chosen from the data's shape.
+"""How the compiled backend computes a run: the data layouts its kernels
+read and the speed mechanisms they use (``speedups.Speedups``), chosen from
+the data's shape when the backend starts (``compiled.CompiledBackend``; the
+shared plan, ``backend.start``, does not read this module).
 
 Nothing here changes a weight: ``Blocks`` (ReliefF) and ``Screening``
 (dReliefF / pdReliefF) only decide which screens narrow the neighbours down
@@ -9,11 +11,8 @@ import numpy as np
 
 from . import estimates
 from .feedback import Carry, Feedback, Screening
-from .neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
-                         RULE_K, Neighbourhood)
+from .neighbours import RULE_K
 from .nominal import pack_planes
-from .pairs import pair_means
-from .rules import RULES
 from .screens import BY_FEATURE_MAX, BY_FEATURE_TILE
 from .sparse import RowSums, feature_parts, start_row_sums
 from .variants import of_code
@@ -62,30 +61,6 @@ RADIUS_BLOCK_VISITS = 16
 BLOCK_UPDATE_MIN_BYTES = 12_000_000
 
 _NO_PLANES = np.zeros((0, 0), np.uint64)
-
-
-def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
-                  sigma, rule="k"):
-    """The ``Neighbourhood`` of a run (``doc/semantics.md``)."""
-    if misses == "any" and not regression:
-        mode, n_groups = MODE_ANY, 2
-    elif regression:
-        mode, n_groups = MODE_REGRESSION, 1
-    else:
-        mode, n_groups = MODE_PER_CLASS, prep.n_classes
-    n = prep.group.shape[0]
-    # no group has more than the n - 1 other instances, and a group smaller
-    # than k contributes all of them: a larger k is n - 1 (never O(k) memory)
-    k_nearest = min(k_nearest, n - 1)
-    rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)
-                    if weight_by_distance else np.ones(k_nearest))
-    counts = prep.class_counts.astype(float)
-    # P(C) / (1 - P(class(R))) from counts, so two classes give exactly 1
-    class_factor = counts[None, :] / np.maximum(n - counts[:, None], 1)
-    chosen = RULES[rule]
-    means = pair_means(prep) if chosen.pair_mean_radius else np.zeros(0)
-    return Neighbourhood(mode, int(k_nearest), rank_weights, class_factor,
-                         n_groups, chosen.code, means)
 
 
 def _can_screen(prep):

@@ -58,13 +58,12 @@ def local_backend(setup, n_threads, kernels=None, progress=None,
 
 
 def on_gpu(setup, device):
-    """Whether ``setup`` runs on the GPU for ``device`` (None: the
-    environment variable ORANGE3_RELIEF_DEVICE, else "cpu"): "cuda" must
-    (an error says what is missing or not covered), "auto" does where a GPU
-    is present and the run pays there (``cuda.auto_declines``), and
-    otherwise says once per process, per reason, that it runs on the
-    CPU."""
-    device = cuda.check_device(device)
+    """Whether ``setup`` runs on the GPU for ``device`` (checked by
+    ``cuda.check_device``): "cuda" must (an error says what is missing or
+    not covered), "auto" does where a GPU is present and the run pays there
+    (``cuda.auto_declines``), and otherwise says once per process, per
+    reason, that it runs on the CPU.  Asked once per run
+    (``engine.on_this_machine``)."""
     if device == "cuda":
         cuda.require(setup)
         return True
@@ -79,7 +78,7 @@ def on_gpu(setup, device):
             "(NUMBA_ENABLE_CUDASIM=1) is not a GPU"
     if reason not in _SAID:
         _SAID.add(reason)
-        warn(f"device='auto' runs on the CPU: {reason}", stacklevel=4)
+        warn(f"device='auto' runs on the CPU: {reason}", stacklevel=5)
     return False
 
 

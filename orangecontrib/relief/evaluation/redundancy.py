@@ -79,6 +79,31 @@ def redundancy_level(data, feature, return_subset=False, progress=None):
     """
     domain = data.domain
     attributes = domain.attributes
+    alpha, values = _checked_values(data, feature)
+    others = [i for i in range(len(attributes)) if i != alpha]
+    radices = [len(attributes[i].values) for i in others] + [len(domain.class_var.values)]
+    # configurations of U - alpha (= the rest plus S, whatever S is), and alpha's values
+    keys, full_index = np.unique(values[:, others + [len(attributes)]], axis=0,
+                                 return_inverse=True)
+    alpha_values, alpha_index = np.unique(values[:, alpha], return_inverse=True)
+    counts = np.zeros((len(keys), len(alpha_values)))
+    np.add.at(counts, (full_index.ravel(), alpha_index.ravel()), 1)
+    best, best_subset = _smallest_discrepancy(keys, counts, radices, len(others),
+                                              progress)
+    if progress is not None:
+        progress(1.0)
+    level = 1.0 - float(best)
+    if return_subset:
+        return level, tuple(attributes[others[i]].name for i in best_subset)
+    return level
+
+
+def _checked_values(data, feature):
+    """(the index of ``feature`` among the attributes, the features' and the
+    class's values as integer codes); a ValueError for data or a feature that
+    ``redundancy_level`` cannot use."""
+    domain = data.domain
+    attributes = domain.attributes
     if not isinstance(domain.class_var, DiscreteVariable):
         raise ValueError("redundancy_level needs a discrete class variable: set a "
                          "categorical target.")
@@ -101,23 +126,20 @@ def redundancy_level(data, feature, return_subset=False, progress=None):
     if np.isnan(values).any():
         raise ValueError("The data has missing values: impute them or remove those rows "
                          "before computing the redundancy level.")
-    values = values.astype(np.int64)
+    return alpha, values.astype(np.int64)
 
-    others = [i for i in range(len(attributes)) if i != alpha]
-    radices = [len(attributes[i].values) for i in others] + [len(domain.class_var.values)]
-    # configurations of U - alpha (= the rest plus S, whatever S is), and alpha's values
-    keys, full_index = np.unique(values[:, others + [len(attributes)]], axis=0,
-                                 return_inverse=True)
-    alpha_values, alpha_index = np.unique(values[:, alpha], return_inverse=True)
-    counts = np.zeros((len(keys), len(alpha_values)))
-    np.add.at(counts, (full_index.ravel(), alpha_index.ravel()), 1)
+
+def _smallest_discrepancy(keys, counts, radices, n_others, progress):
+    """min over S of D(S), and a smallest S reaching it (indices among the other
+    features), visiting the subsets by size and stopping at a Markov blanket;
+    ``keys``: the configurations of U - alpha, ``counts``: alpha's values in
+    each."""
     p_given_all = counts / counts.sum(axis=1, keepdims=True)
     n_configurations = counts.size
-
     best, best_subset = np.inf, ()
-    n_subsets, visited = 2 ** len(others), 0
-    for size in range(len(others) + 1):
-        for subset in combinations(range(len(others)), size):
+    n_subsets, visited = 2 ** n_others, 0
+    for size in range(n_others + 1):
+        for subset in combinations(range(n_others), size):
             visited += 1
             if progress is not None and visited % 256 == 0:
                 progress(visited / n_subsets)
@@ -132,11 +154,5 @@ def redundancy_level(data, feature, return_subset=False, progress=None):
             if best <= 1e-12:
                 break
         if best <= 1e-12:
-            best = 0.0
-            break
-    if progress is not None:
-        progress(1.0)
-    level = 1.0 - float(best)
-    if return_subset:
-        return level, tuple(attributes[others[i]].name for i in best_subset)
-    return level
+            return 0.0, best_subset
+    return best, best_subset

@@ -144,15 +144,41 @@ def wrapper_curve(data, scorers, learner=None, folds=5, protocol="honest",
     list of WrapperCurve
         One per scorer, in the order given.
     """
+    data, leave_one_out = _checked_data(data, folds, protocol)
+    if callable(scorers):
+        scorers = [scorers]
+    scorers = list(scorers)
+    learner, voting = _checked_learner(learner, data.domain.attributes)
+    if leave_one_out:
+        splitter = LeaveOneOut()
+    else:
+        splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=random_state)
+    splits = list(splitter.split(np.zeros((len(data), 1)), data.Y))
+    total = max(1, len(scorers) * len(splits) * len(data.domain.attributes))
+    done = 0
+    if progress is not None:
+        progress(0.0)
+
+    def step():
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done / total)
+    return [_scorer_curve(scorer, data, splits, protocol, learner, voting, step)
+            for scorer in scorers]
+
+
+def _checked_data(data, folds, protocol):
+    """The rows of ``data`` with a class, and whether ``folds`` asks for
+    leave-one-out; a ValueError for a protocol, class, features or folds that
+    ``wrapper_curve`` cannot use."""
     if protocol not in PROTOCOLS:
         raise ValueError(f"protocol must be 'honest' (weights on each training fold) or "
                          f"'paper' (weights on all data), not {protocol!r}.")
-    class_var = data.domain.class_var
-    if not isinstance(class_var, DiscreteVariable):
+    if not isinstance(data.domain.class_var, DiscreteVariable):
         raise ValueError("wrapper_curve needs data with a categorical class variable: "
                          "set a discrete target.")
-    attributes = data.domain.attributes
-    if not attributes:
+    if not data.domain.attributes:
         raise ValueError("The data has no features to select.")
     data = data[~np.isnan(data.Y)]
     leave_one_out = isinstance(folds, str) and folds == LEAVE_ONE_OUT
@@ -164,9 +190,13 @@ def wrapper_curve(data, scorers, learner=None, folds=5, protocol="honest",
                          f"not {folds!r}.")
     if leave_one_out and len(data) < 2:
         raise ValueError("Leave-one-out needs at least two rows with a class.")
-    if callable(scorers):
-        scorers = [scorers]
-    scorers = list(scorers)
+    return data, leave_one_out
+
+
+def _checked_learner(learner, attributes):
+    """(the learner, whether it is the voting 1-NN ``NN_VOTE``): None gives
+    Orange's 1-nearest neighbour; a ValueError for a name other than NN_VOTE,
+    or NN_VOTE on numeric features."""
     voting = isinstance(learner, str)
     if voting and learner != NN_VOTE:
         raise ValueError(f"learner must be an Orange learner or {NN_VOTE!r}, "
@@ -177,49 +207,39 @@ def wrapper_curve(data, scorers, learner=None, folds=5, protocol="honest",
     if learner is None:
         from Orange.classification import KNNLearner
         learner = KNNLearner(n_neighbors=1)
+    return learner, voting
 
-    if leave_one_out:
-        splitter = LeaveOneOut()
-    else:
-        splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=random_state)
-    splits = list(splitter.split(np.zeros((len(data), 1)), data.Y))
-    n_folds = len(splits)
+
+def _scorer_curve(scorer, data, splits, protocol, learner, voting, step):
+    """The ``WrapperCurve`` of one scorer over the folds ``splits``;
+    ``step()`` after each model (progress)."""
+    attributes, class_var = data.domain.attributes, data.domain.class_var
     n_features = len(attributes)
-    total, done = max(1, len(scorers) * n_folds * n_features), 0
-    if progress is not None:
-        progress(0.0)
-
-    curves = []
-    for scorer in scorers:
-        order_all = _order(scorer, data) if protocol == "paper" else None
-        accuracy = np.zeros((n_folds, n_features))
-        correct = np.zeros(n_features)
-        orders = []
-        for fold, (train_rows, test_rows) in enumerate(splits):
-            train, test = data[train_rows], data[test_rows]
-            order = order_all if protocol == "paper" else _order(scorer, train)
-            orders.append(tuple(attributes[i].name for i in order))
-            if voting:
-                steps = _vote_curve(train, test, order)
-            else:
-                steps = _learner_curve(learner, train, test, order, attributes, class_var)
-            for size, hits in enumerate(steps, start=1):
-                accuracy[fold, size - 1] = np.sum(hits) / len(test_rows)
-                correct[size - 1] += np.sum(hits)
-                done += 1
-                if progress is not None:
-                    progress(done / total)
-        mean = accuracy.mean(axis=0)
-        best = int(np.argmax(mean))
-        curves.append(WrapperCurve(
-            scorer=_scorer_name(scorer), protocol=protocol,
-            sizes=np.arange(1, n_features + 1), fold_accuracy=accuracy,
-            mean_accuracy=mean, std_accuracy=accuracy.std(axis=0),
-            best_size=best + 1, best_accuracy=float(mean[best]),
-            feature_order=orders[0] if protocol == "paper" else None,
-            fold_orders=tuple(orders), pooled_accuracy=correct / len(data)))
-    return curves
-
+    order_all = _order(scorer, data) if protocol == "paper" else None
+    accuracy = np.zeros((len(splits), n_features))
+    correct = np.zeros(n_features)
+    orders = []
+    for fold, (train_rows, test_rows) in enumerate(splits):
+        train, test = data[train_rows], data[test_rows]
+        order = order_all if protocol == "paper" else _order(scorer, train)
+        orders.append(tuple(attributes[i].name for i in order))
+        if voting:
+            steps = _vote_curve(train, test, order)
+        else:
+            steps = _learner_curve(learner, train, test, order, attributes, class_var)
+        for size, hits in enumerate(steps, start=1):
+            accuracy[fold, size - 1] = np.sum(hits) / len(test_rows)
+            correct[size - 1] += np.sum(hits)
+            step()
+    mean = accuracy.mean(axis=0)
+    best = int(np.argmax(mean))
+    return WrapperCurve(
+        scorer=_scorer_name(scorer), protocol=protocol,
+        sizes=np.arange(1, n_features + 1), fold_accuracy=accuracy,
+        mean_accuracy=mean, std_accuracy=accuracy.std(axis=0),
+        best_size=best + 1, best_accuracy=float(mean[best]),
+        feature_order=orders[0] if protocol == "paper" else None,
+        fold_orders=tuple(orders), pooled_accuracy=correct / len(data))
 
 def _learner_curve(learner, train, test, order, attributes, class_var):
     """For size = 1, 2, ...: whether ``learner`` on the top-``size`` features

@@ -168,6 +168,17 @@ class OWReliefBase(OWScoringBase, openclass=True):
 
     # GUI
     def _setup_gui(self):
+        """The control area's boxes, top to bottom, and the plots."""
+        self._neighbours_box()
+        self._visits_box()
+        if self.HAS_T:
+            self._T_box()
+        self._statistics_box()
+        self._selection_rows()
+        self._views()
+
+    def _neighbours_box(self):
+        """Neighbours: the rule, k, rank weights, misses, Weka's numbers."""
         box = gui.vBox(self.controlArea, "Neighbours")
         # (the combo shows a position; the setting keeps the rule's name)
         self.rule_names = list(RULES)
@@ -204,6 +215,8 @@ class OWReliefBase(OWScoringBase, openclass=True):
                      "Weka's numbers (ReliefFAttributeEval)",
                      callback=self._rule_changed, tooltip=self.WEKA_TOOLTIP)
 
+    def _visits_box(self):
+        """Visited Instances: all or a sample, the seed, the device."""
         box = gui.vBox(self.controlArea, "Visited Instances")
         rb, grid = self._radio_grid(box, "sample_instances",
                                     self._params_changed)
@@ -232,19 +245,22 @@ class OWReliefBase(OWScoringBase, openclass=True):
                     "computed on the CPU.")
         self.device_combo.box.setVisible(self.gpu_name is not None)
 
-        if self.HAS_T:
-            box = gui.vBox(self.controlArea, "Progressive Weighting")
-            self.default_T_label = gui.widgetLabel(box, "")
-            gui.doubleSpin(box, self, "T", *self.LIMITS["T"], 0.05, decimals=3,
-                           label="Custom T:", checked="custom_T",
-                           controlWidth=80, alignment=Qt.AlignRight,
-                           callback=self._params_changed,
-                           checkCallback=self._params_changed,
-                           tooltip="f(w, t) = (1 - w) / t^T + w: the larger "
-                                   "T, the sooner the current weights take "
-                                   "over the distance.")
-            self._update_T_label()
+    def _T_box(self):
+        """Progressive Weighting: pdReliefF's T."""
+        box = gui.vBox(self.controlArea, "Progressive Weighting")
+        self.default_T_label = gui.widgetLabel(box, "")
+        gui.doubleSpin(box, self, "T", *self.LIMITS["T"], 0.05, decimals=3,
+                       label="Custom T:", checked="custom_T",
+                       controlWidth=80, alignment=Qt.AlignRight,
+                       callback=self._params_changed,
+                       checkCallback=self._params_changed,
+                       tooltip="f(w, t) = (1 - w) / t^T + w: the larger "
+                               "T, the sooner the current weights take "
+                               "over the distance.")
+        self._update_T_label()
 
+    def _statistics_box(self):
+        """Significance and Stability: the test, R, B, NPDR's covariates."""
         box = gui.vBox(self.controlArea, "Significance and Stability")
         self.test_position = self.test_names.index(self.significance_test)
         # (the label above: the menu gets the box's width, so that "NPDR,
@@ -286,6 +302,9 @@ class OWReliefBase(OWScoringBase, openclass=True):
         self._fit_covariate_rows()
         self.cost_label = gui.widgetLabel(box, "")
 
+    def _selection_rows(self):
+        """The selection box's rows of this widget: q < alpha, skipping
+        redundant features."""
         rb, grid = self._selection_box()
         self.q_radio = gui.appendRadioButton(rb, "q < α:", addToLayout=False)
         grid.addWidget(self.q_radio, 2, 0)
@@ -301,6 +320,9 @@ class OWReliefBase(OWScoringBase, openclass=True):
             callback=self._selection_changed, addToLayout=False)
         grid.addWidget(self.skip_check, 3, 0, 1, 2)
 
+    def _views(self):
+        """The plots: convergence, redundancy heatmap, rank intervals; the
+        window's size."""
         self.rankview = RankIntervalPlot(self)
         self.rankview.hide()
         self.heatmap = RedundancyHeatmap(self)

@@ -10,7 +10,7 @@ import numpy as np
 from . import estimates
 from .feedback import Carry, Feedback, Screening
 from .neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
-                         RULE_K, Neighbourhood)
+                         Neighbourhood)
 from .nominal import pack_planes
 from .pairs import pair_means
 from .rules import RULES
@@ -64,7 +64,9 @@ _NO_PLANES = np.zeros((0, 0), np.uint64)
 
 def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
                   sigma, rule="k"):
-    """The ``Neighbourhood`` of a run (``doc/semantics.md``)."""
+    """The ``Neighbourhood`` of a run (``doc/semantics.md``), with the
+    fields of its rule (``rules.RULES[rule]``): the one place a rule
+    reaches the kernels."""
     if misses == "any" and not regression:
         mode, n_groups = MODE_ANY, 2
     elif regression:
@@ -83,7 +85,9 @@ def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
     chosen = RULES[rule]
     means = pair_means(prep) if chosen.pair_mean_radius else np.zeros(0)
     return Neighbourhood(mode, int(k_nearest), rank_weights, class_factor,
-                         n_groups, chosen.code, means)
+                         n_groups, chosen.uses_k, chosen.pair_mean_radius,
+                         chosen.far, chosen.far_sameness,
+                         float(chosen.deviations), means)
 
 
 def _can_screen(prep):
@@ -101,7 +105,7 @@ def _planes(prep):
     return pack_planes(prep.nom)
 
 
-def blocks(prep, speedups, rule=RULE_K):
+def blocks(prep, speedups, uses_k=True):
     """ReliefF's ``Blocks``: a float32 copy of the numeric data (stored
     feature by feature for at most BY_FEATURE_MAX numeric features and no
     nominal ones), or the float64 data where a float32 screen does not apply
@@ -115,7 +119,7 @@ def blocks(prep, speedups, rule=RULE_K):
     # a radius rule's thresholds come from the whole row: a float32 screen's
     # bound would leave many visits open (neighbours.UNSETTLED), the float64
     # min form's (~1e-13) almost none
-    radius = rule != RULE_K
+    radius = not uses_k
     by_feature = (speedups.by_feature and prep.nom.shape[1] == 0
                   and 0 < prep.num.shape[1] <= BY_FEATURE_MAX and not radius)
     dtype = np.float32 if speedups.float32_copy and _can_screen(prep) \
@@ -146,7 +150,7 @@ def _quantised_copy(prep):
     return out
 
 
-def screening(prep, speedups, rule=RULE_K):
+def screening(prep, speedups, uses_k=True):
     """dReliefF / pdReliefF's ``Screening`` of dense data: a float32 copy
     of the numeric data, or a uint16 one when the float32 copy would be at
     least QUANTISED_MIN_BYTES (the variants read the whole copy at every
@@ -154,7 +158,7 @@ def screening(prep, speedups, rule=RULE_K):
     applies."""
     order = np.arange(prep.num.shape[1])
     if not (_can_screen(prep) and speedups.weighted_screen
-            and rule == RULE_K):
+            and uses_k):
         return Screening(np.zeros((0, 0), np.float32), 0.0, order)
     quantised = (speedups.uint16_copy and prep.num.size > 0
                  and prep.num.size * 4 >= QUANTISED_MIN_BYTES)
@@ -164,7 +168,7 @@ def screening(prep, speedups, rule=RULE_K):
 
 
 def feedback(prep, variant, T, regression, speedups, n_threads,
-             rule=RULE_K, fixed=estimates.NO_FIXED):
+             uses_k=True, fixed=estimates.NO_FIXED):
     """The settings, the screening copy, the running row sums and the
     starting ``Carry`` of a dReliefF / pdReliefF run (a radius rule's
     thresholds come from the whole row: no screen, nothing waits), or of
@@ -177,7 +181,7 @@ def feedback(prep, variant, T, regression, speedups, n_threads,
                    n_threads if parallel else 1, fixed)
     lazy = SPARSE_LAZY_RTOL if (prep.sparse and speedups.waiting_changes
                                 and variant == estimates.VARIANT_PD
-                                and rule == RULE_K) else 0.0
+                                and uses_k) else 0.0
     if prep.sparse:
         tracking = start_row_sums(prep.sp, n,
                                   feature_parts(prep.sp.col_ptr,
@@ -185,4 +189,5 @@ def feedback(prep, variant, T, regression, speedups, n_threads,
     else:
         tracking = RowSums(np.zeros((0, 3, 0)), np.zeros((3, 0)), np.zeros(0),
                            np.zeros(2, np.int64), np.zeros(0), 0.0, 0.0)
-    return run, screening(prep, speedups, rule), tracking, Carry(0.0, lazy)
+    return run, screening(prep, speedups, uses_k), tracking, \
+        Carry(0.0, lazy)

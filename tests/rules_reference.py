@@ -158,7 +158,8 @@ def _distance_weights(variant, w, t, estimate, usable, a, T, n):
 
 def reference_rules(X, y, nominal, rule="surf", regression=False, m=None,
                     seed=0, misses="per_class", w=None, variant="relieff",
-                    T=None, ddof=0, far_form=None, radius=None):
+                    T=None, ddof=0, far_form=None, radius=None,
+                    deviations=0.5):
     """Weights of `rule` ("surf", "surf*", "multisurf", "multisurf*").
 
     w: fixed per-feature distance weights (variant="relieff" only; None = all 1).
@@ -168,6 +169,8 @@ def reference_rules(X, y, nominal, rule="surf", regression=False, m=None,
     for multisurf*.
     radius: a testing hook: a fixed global radius that replaces SURF's and
     SURF*'s mean (e.g. float("inf") to make every instance near).
+    deviations: how many standard deviations MultiSURF's thresholds sit from
+    the mean (its authors' 1/2; other values: a rule defined by fields).
     """
     if rule not in RULES:
         raise ValueError(f"rule must be one of {RULES}")
@@ -236,7 +239,7 @@ def reference_rules(X, y, nominal, rule="surf", regression=False, m=None,
         else:
             centre = sum(d.values()) / len(others)
             var = sum((d[j] - centre) ** 2 for j in others) / (len(others) - ddof)
-            half = math.sqrt(var) / 2
+            half = math.sqrt(var) * deviations
             low, high = centre - half, centre + half
         tol = BOUNDARY_RTOL * abs(centre) if math.isfinite(centre) else 0.0
         near = [j for j in others if d[j] < low - tol]

@@ -35,15 +35,18 @@ COMPUTE_CAPABILITIES = ((8, 0), (9, 0))
 # the data (x float64, nominal codes int32, both C-contiguous), the visits
 # (int64), float64 distance weights, int64 classes and group starts, the
 # RELIEF-D tables (float64, 3-D; int64 column map), the per-batch buffers
-# (chosen int32, counts and starts int64, the rest float64), and Python
-# ints (mode, number of groups, k, rule) and bools (flags).  Each kernel has
+# (chosen int32, counts and starts int64, the rest float64), Python ints
+# (mode, number of groups, k) and bools (flags), and a radius rule's fields
+# (neighbours.Neighbourhood: pair_mean_radius, deviations, far,
+# far_sameness; RULE).  Each kernel has
 # one signature: no launch passes other dtypes (checked under the simulator
 # by test_launches_match_the_signatures).
 F1, F2 = types.float64[::1], types.float64[:, ::1]
 F3 = types.float64[:, :, ::1]
 I1, I2 = types.int64[::1], types.int64[:, ::1]
 CODES = CHOSEN = types.int32[:, ::1]
-FLAG, INT = types.boolean, types.int64
+FLAG, INT, FLOAT = types.boolean, types.int64, types.float64
+RULE = (FLAG, FLOAT, FLAG, FLAG)
 # (near_missing, visit_missing, num_both, missing_col, nom_prob, nom_both)
 TABLES = (F3, F3, F3, I1, F3, F3)
 SIGNATURES = {
@@ -53,10 +56,10 @@ SIGNATURES = {
                    F2, I2)],
     "k_nearest_block": [(F2, I1, I1, INT, INT, INT, F1, F2, I1, CHOSEN, F2,
                          F2, I2)],
-    "within_radius": [(F2, I1, I1, INT, INT, INT, F1, F2, I2, CHOSEN, F2,
-                       I2, F1)],
-    "within_radius_block": [(F2, I1, I1, INT, INT, INT, F1, F2, CHOSEN, F2,
-                             I2, F1)],
+    "within_radius": [(F2, I1, I1, INT, INT) + RULE
+                      + (F1, F2, I2, CHOSEN, F2, I2, F1)],
+    "within_radius_block": [(F2, I1, I1, INT, INT) + RULE
+                            + (F1, F2, CHOSEN, F2, I2, F1)],
     "updates": [(F2, CODES, I1, I1, F1, FLAG, FLAG, FLAG) + TABLES
                 + (I2, I2, CHOSEN, F2, F1, F2)],
 }

@@ -193,7 +193,7 @@ def test_blocks_of_visits_change_no_weight(rule, kind, together,
     if kind == "three classes":
         y[X[:, 2] > 0.7] = 2
     prep = prepare(X, y, nominal, False)
-    blocks = plan.blocks(prep, Speedups(), RULE_REGISTRY[rule].code)
+    blocks = plan.blocks(prep, Speedups(), RULE_REGISTRY[rule].uses_k)
     assert blocks.size == plan.RADIUS_BLOCK_VISITS > 4
     assert blocks.update_together == together
     for m in (None, 37):

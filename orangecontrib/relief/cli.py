@@ -48,6 +48,8 @@ METHODS = {"relieff": ReliefF, "drelieff": DReliefF, "pdrelieff": PDReliefF,
 
 #: the false discovery rate whose passing features ``--pvalues`` counts
 FDR = 0.05
+# --neighbours when not given (a name of core.rules.RULES)
+NEIGHBOURS = "k"
 
 
 def demo(args):
@@ -246,7 +248,7 @@ def _irelief_options(args):
                          "cover it; leave --device out (or use --device "
                          "auto).")
     unused = [name for name, given in (
-        ("--m", args.m is not None), ("--neighbours", args.neighbours != "k"),
+        ("--m", args.m is not None), ("--neighbours", args.neighbours != NEIGHBOURS),
         ("--weight-by-distance", args.weight_by_distance),
         ("--misses", args.misses != "per_class"), ("--T", args.T is not None),
         ("--compat", args.compat is not None)) if given]
@@ -743,11 +745,11 @@ def _method_arguments(parser):
                         help="nearest hits and misses per class "
                              "(default: 10)")
     parser.add_argument("--neighbours", choices=tuple(RULES),
-                        default="k",
+                        default=NEIGHBOURS,
                         help="neighbourhood rule: " + "; ".join(
                             f"{name}: {rule.description}"
                             for name, rule in RULES.items())
-                        + " (default: k)")
+                        + f" (default: {NEIGHBOURS})")
     parser.add_argument("--turf", type=_share, default=None,
                         metavar="SHARE",
                         help="TuRF: remove this share of the features "

@@ -30,7 +30,7 @@ from .core.npdr_pairs import (COMPILED, FIT_ALIASED, FIT_DIVERGED, Pairs,
                               kernel_set, neighbour_pairs)
 from .core.options import check_options, random_generator, whole_number
 from .core.prepare import as_floats, prepare
-from .core.rules import rule
+from .core.rules import names, rule
 from .core.runtime import threads
 from .core.selection import AUTOMATIC, kernels_named
 from .core.vectorised import NPDR_FIRST_USE
@@ -74,8 +74,8 @@ def check_npdr_options(regression, neighbours, k_nearest, separate_hit_miss,
                   None, n_jobs, neighbours, regression, compat)
     if rule(neighbours).far:
         raise ValueError("NPDR regresses over near pairs; the starred rules "
-                         "also score far instances. Use neighbours='k', "
-                         "'surf' or 'multisurf'.")
+                         f"also score far instances. Use neighbours="
+                         f"{names(far=False)}.")
     if weight_by_distance:
         raise ValueError("NPDR counts every neighbour pair once; leave "
                          "weight_by_distance out.")

@@ -48,7 +48,7 @@ from .core.registry import Entry, lookup
 from .core.messages import warn
 from .core.options import (is_real, random_generator, results_rows,
                            whole_number)
-from .core.rules import rule
+from .core.rules import names, rule
 from .core.variants import VARIANTS, named
 from .npdr import (CLASS_DRAWS, Permuter, Problem, check_covariates,
                    check_npdr_options, dense_features, one_sided_p,
@@ -340,7 +340,7 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
     if rule(relieff_options.get("neighbours", "k")).far:
         raise ValueError("STIR compares near misses with near hits; the "
                          "starred rules also score far instances. Use "
-                         "'k', 'surf' or 'multisurf', or permutation_test.")
+                         f"{names(far=False)}, or permutation_test.")
     if relieff_options.get("compat") is not None:
         raise ValueError("STIR is not part of Weka's ReliefF; use "
                          "compat=None.")

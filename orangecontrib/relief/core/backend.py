@@ -115,7 +115,9 @@ def start(X, y, nominal, options, feature_names=None, class_names=None):
 
 def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
                   sigma, rule="k"):
-    """The ``Neighbourhood`` of a run (``doc/semantics.md``)."""
+    """The ``Neighbourhood`` of a run (``doc/semantics.md``), with the
+    fields of its rule (``rules.RULES[rule]``): the one place a rule
+    reaches the kernels."""
     if misses == "any" and not regression:
         mode, n_groups = MODE_ANY, 2
     elif regression:
@@ -134,7 +136,9 @@ def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
     chosen = RULES[rule]
     means = pair_means(prep) if chosen.pair_mean_radius else np.zeros(0)
     return Neighbourhood(mode, int(k_nearest), rank_weights, class_factor,
-                         n_groups, chosen.code, means)
+                         n_groups, chosen.uses_k, chosen.pair_mean_radius,
+                         chosen.far, chosen.far_sameness,
+                         float(chosen.deviations), means)
 
 
 def _kernel_distance_weights(weights, prep):

@@ -17,7 +17,7 @@ import numpy as np
 from . import plan
 from .backend import Backend
 from .feedback import feedback_batch
-from .neighbours import MODE_REGRESSION, RULE_K, Neighbourhood
+from .neighbours import MODE_REGRESSION, Neighbourhood
 from .prepare import Data
 from .runtime import in_threads, pool
 from .speedups import Speedups
@@ -36,7 +36,7 @@ class ReliefJob(NamedTuple):
 def relieff_job(setup):
     """The ``ReliefJob`` of a ReliefF ``Setup`` with something to learn."""
     return ReliefJob(setup.prep.data(setup.regression),
-                     plan.blocks(setup.prep, setup.speedups, setup.hood.rule),
+                     plan.blocks(setup.prep, setup.speedups, setup.hood.uses_k),
                      setup.hood,
                      setup.speedups)
 
@@ -61,7 +61,7 @@ def kernel_set(setup):
     if not setup.variant_entry.sequential:
         loop, copy = "relieff", "float32"
         if prep.n_used > plan.SCREEN_MAX_FEATURES \
-                or setup.hood.rule != RULE_K:
+                or not setup.hood.uses_k:
             copy = "float64"
     else:
         loop, copy = "feedback", "float32"
@@ -85,7 +85,7 @@ class CompiledBackend(Backend):
             self.settings, self.screening, self.tracking, self.carry = \
                 plan.feedback(setup.prep, setup.variant, setup.T,
                               setup.regression, setup.speedups, n_threads,
-                              setup.hood.rule, setup.distance_weights)
+                              setup.hood.uses_k, setup.distance_weights)
 
     def batch_updates(self, rows, upd):
         in_threads(self.executor, self.n_threads, rows, upd, *self.job,

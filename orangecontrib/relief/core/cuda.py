@@ -35,8 +35,7 @@ from numba.core import config
 
 from .backend import Backend
 from .options import from_environment, one_of
-from .neighbours import MODE_ANY, MODE_REGRESSION, RULE_K, RULE_SURF, \
-    RULE_SURF_STAR
+from .neighbours import MODE_ANY, MODE_REGRESSION, surf_radius
 from .vectorised import class_law, dense_view, expected_diff
 
 #: What ``device=`` accepts.
@@ -331,16 +330,16 @@ class CudaBackend(Backend):
             cuda, n, hood = self.cuda, max(self.n, 1), self.hood
             self.buffers = None
             self.capacity = count
-            segments = hood.n_groups if hood.rule == RULE_K else 1
+            segments = hood.n_groups if hood.uses_k else 1
             self.buffers = dict(
                 dist=cuda.device_array((count, n)),
                 chosen=cuda.device_array((count, n), np.int32),
                 coef=cuda.device_array((count, n)),
                 member_dist=cuda.device_array((count, n))
-                if hood.rule == RULE_K else None,
+                if hood.uses_k else None,
                 heap=cuda.device_array((count * hood.n_groups,
                                         max(hood.k, 1)))
-                if hood.rule == RULE_K and not (
+                if hood.uses_k and not (
                     hood.k <= self.kernels.KMAX and BLOCK_SELECTION)
                 else None,
                 counts=cuda.device_array((count, segments), np.int64),
@@ -387,12 +386,14 @@ class CudaBackend(Backend):
         constant, starts = buf["constant"], buf["starts"]
         groups = hood.n_groups
         with _step(cuda, "neighbours"):
-            if hood.rule == RULE_K and hood.k <= k.KMAX and BLOCK_SELECTION:
+            rule = (hood.pair_mean_radius, hood.deviations, hood.far,
+                    hood.far_sameness)
+            if hood.uses_k and hood.k <= k.KMAX and BLOCK_SELECTION:
                 k.k_nearest_block[count * groups, k.VISIT_THREADS](
                     dist, d_rows, self.d_group, hood.mode, groups, hood.k,
                     self.d_rank, self.d_factor, self.d_group_start, chosen,
                     buf["member_dist"], coef, counts)
-            elif hood.rule == RULE_K:
+            elif hood.uses_k:
                 threads = 128
                 k.k_nearest[(count * groups + threads - 1) // threads,
                             threads](
@@ -401,17 +402,17 @@ class CudaBackend(Backend):
                     buf["heap"], chosen, buf["member_dist"], coef, counts)
             elif 2 * groups <= k.MAX_BUCKETS and BLOCK_SELECTION:
                 k.within_radius_block[count, k.VISIT_THREADS](
-                    dist, d_rows, self.d_group, hood.mode, groups, hood.rule,
+                    dist, d_rows, self.d_group, hood.mode, groups, *rule,
                     cuda.to_device(self._surf_radius(count, w)),
                     self.d_factor, chosen, coef, counts, constant)
             else:
                 threads = 128
                 buckets = cuda.device_array((count, 2 * groups), np.int64)
                 k.within_radius[(count + threads - 1) // threads, threads](
-                    dist, d_rows, self.d_group, hood.mode, groups, hood.rule,
+                    dist, d_rows, self.d_group, hood.mode, groups, *rule,
                     cuda.to_device(self._surf_radius(count, w)),
                     self.d_factor, buckets, chosen, coef, counts, constant)
-            if hood.rule == RULE_K:
+            if hood.uses_k:
                 starts = cuda.to_device(self._group_starts(rows))
         if not self.a:
             return np.zeros((count, self.width))
@@ -428,16 +429,13 @@ class CudaBackend(Backend):
             return out.copy_to_host()
 
     def _surf_radius(self, count, w):
-        """SURF's radius sum_A w_A pair_means[A] for each of ``count``
-        visits (summed in order, as ``neighbours.radius``; 0: not SURF)."""
+        """SURF's radius (``neighbours.surf_radius``, run here as Python)
+        for each of ``count`` visits; 0 without a pair-mean radius."""
         hood = self.hood
         radius = np.zeros(count)
-        if hood.rule in (RULE_SURF, RULE_SURF_STAR):
-            weights = np.ones(self.a) if w is None else w
-            centre = 0.0
-            for f in range(weights.shape[0]):
-                centre += weights[f] * hood.pair_means[f]
-            radius[:] = centre
+        if hood.pair_mean_radius:
+            radius[:] = surf_radius(np.ones(self.a) if w is None else w,
+                                    hood.pair_means)
         return radius
 
     def _group_starts(self, rows):

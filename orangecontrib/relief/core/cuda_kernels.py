@@ -12,17 +12,24 @@ the same arithmetic as the CPU engine's, in float64:
   pair;
 * ``k_nearest_block``: each group's k nearest, those tied with the k-th
   (within TIE_RTOL) sharing its slots, with their influences
-  (``neighbours.shares``, ``neighbours.group_sign``), a block of threads a
-  (visit, group); ``k_nearest``, one thread a (visit, group), for k > KMAX;
-* ``within_radius_block``: the radius rules (``neighbours.radius``,
-  ``neighbours._within_radius``), a block a visit; ``within_radius``, one
-  thread a visit, for more than MAX_BUCKETS / 2 groups;
+  (``neighbours.tie_shares``, ``neighbours.group_sign``), a block of threads
+  a (visit, group); ``k_nearest``, one thread a (visit, group), for k > KMAX;
+* ``within_radius_block``: the radius rules (``neighbours.thresholds``,
+  ``neighbours.bucket``, ``neighbours.bucket_share``), a block a visit;
+  ``within_radius``, one thread a visit, for more than MAX_BUCKETS / 2
+  groups;
 * ``updates``: a visit's update row, sum_j coef_j diff(A, R, I_j) (RReliefF's
   three sums, STIR's pair sums), one thread a (visit, feature).
 
 Distances are summed in another order than on the CPU, so they differ by
 rounding (~1e-16 relative); the tie rule's tolerance (TIE_RTOL = 1e-10)
 makes the neighbours the same, and the weights agree to ~1e-15.
+
+The neighbour arithmetic is not written here: the kernels call the plain
+functions of ``neighbours.py`` (``group_of``, ``group_sign``,
+``tie_shares``, ``half_width``, ``thresholds``, ``bucket``,
+``bucket_share``) that the CPU loops call, which numba compiles for both.
+A rule reaches the kernels as its fields (``neighbours.Neighbourhood``).
 
 The module compiles nothing until a kernel is first launched; under
 ``NUMBA_ENABLE_CUDASIM=1`` numba's simulator runs the same code on the CPU
@@ -33,8 +40,9 @@ import math
 from numba import cuda, float64, int32
 from numba.core import config
 from .distances import TIE_RTOL
-from .neighbours import (MODE_ANY, MODE_REGRESSION, RULE_MULTISURF_STAR,
-                         RULE_SURF, RULE_SURF_STAR)
+from .neighbours import (MODE_ANY, MODE_REGRESSION, bucket, bucket_share,
+                         group_of, group_sign, half_width, thresholds,
+                         tie_shares)
 
 # tiled_distances: a block of SIDE x SIDE threads computes TILE x TILE
 # distances, each thread SUB x SUB of them, over chunks of CHUNK features
@@ -221,26 +229,6 @@ def pair_distances(x, codes, rows, w, group, has_missing, near_missing,
 
 
 @cuda.jit(device=True, inline=True)
-def _group_of(gj, gr, mode):
-    """A row's neighbour group (``neighbours._group_of``)."""
-    if mode == MODE_REGRESSION:
-        return 0
-    if mode == MODE_ANY:
-        return 1 if gj != gr else 0
-    return gj
-
-
-@cuda.jit(device=True, inline=True)
-def _group_sign(mode, g, gr, class_factor):
-    """``neighbours.group_sign``."""
-    if mode == MODE_REGRESSION or (mode == MODE_ANY and g == 1):
-        return 1.0
-    if g == (0 if mode == MODE_ANY else gr):
-        return -1.0
-    return class_factor[gr, g]
-
-
-@cuda.jit(device=True, inline=True)
 def _group_start(g, gr, mode, group_start):
     """Where group g of a visit of class gr starts in the visit's list:
     its class's first position (per-class groups), after the hits (all
@@ -275,11 +263,8 @@ def _sort_and_share(b, g, gr, mode, start, m, k, rank_weights, class_factor,
                     chosen, member_dist, coef, counts):
     """Sort the m candidates of visit b's group g (``chosen[b, start:]``,
     distances in ``member_dist``; the visit's class gr) by distance and
-    give them the shares of ``neighbours.shares``: ties (within TIE_RTOL of
-    the first of a run) share the influences of the ranks they occupy, over
-    the total of the k first ranks, times the group's sign; counts[b, g] =
-    m."""
-    sign = _group_sign(mode, g, gr, class_factor)
+    give them the shares of ``neighbours.tie_shares``; counts[b, g] = how
+    many it keeps."""
     for i in range(1, m):
         d = member_dist[b, start + i]
         j = chosen[b, start + i]
@@ -290,25 +275,10 @@ def _sort_and_share(b, g, gr, mode, start, m, k, rank_weights, class_factor,
             q -= 1
         member_dist[b, start + q] = d
         chosen[b, start + q] = j
-    norm = 0.0
-    for rank in range(min(k, m)):
-        norm += rank_weights[rank]
-    i = 0
-    while i < m:
-        e = i + 1
-        tied = member_dist[b, start + i] * (1 + TIE_RTOL)
-        while e < m and member_dist[b, start + e] <= tied:
-            e += 1
-        ties = e - i
-        slots = max(0, min(ties, k - i))
-        influence = 0.0
-        for rank in range(i, i + slots):
-            influence += rank_weights[rank]
-        share = sign * influence / ties / norm
-        for q in range(i, e):
-            coef[b, start + q] = share
-        i = e
-    counts[b, g] = m
+    counts[b, g] = tie_shares(member_dist[b, start:start + m], k,
+                              rank_weights,
+                              group_sign(mode, g, gr, class_factor),
+                              coef[b, start:])
 
 
 @cuda.jit
@@ -332,7 +302,7 @@ def k_nearest(dist, rows, group, mode, n_groups, k, rank_weights,
     start = _group_start(g, gr, mode, group_start)
     held = 0
     for j in range(n):
-        if j == r or _group_of(group[j], gr, mode) != g:
+        if j == r or group_of(group[j], gr, mode == MODE_ANY) != g:
             continue
         held = _keep_smallest(heap[t], held, k, dist[b, j])
     counts[b, g] = 0
@@ -341,7 +311,7 @@ def k_nearest(dist, rows, group, mode, n_groups, k, rank_weights,
     limit = heap[t, k - 1] * (1 + TIE_RTOL) if held == k else math.inf
     m = 0
     for j in range(n):
-        if j == r or _group_of(group[j], gr, mode) != g:
+        if j == r or group_of(group[j], gr, mode == MODE_ANY) != g:
             continue
         d = dist[b, j]
         if d <= limit:
@@ -374,7 +344,7 @@ def k_nearest_block(dist, rows, group, mode, n_groups, k, rank_weights,
     offset = cuda.shared.array(VISIT_SLOTS, int32)
     held = 0
     for j in range(t, n, VISIT_THREADS):
-        if j == r or _group_of(group[j], gr, mode) != g:
+        if j == r or group_of(group[j], gr, mode == MODE_ANY) != g:
             continue
         held = _keep_smallest(top, held, k, dist[b, j])
     # the block's k smallest, one per round: the smallest head of the
@@ -407,7 +377,7 @@ def k_nearest_block(dist, rows, group, mode, n_groups, k, rank_weights,
     limit = kth * (1 + TIE_RTOL) if n_taken == k else math.inf
     mine = 0
     for j in range(t, n, VISIT_THREADS):
-        if j != r and _group_of(group[j], gr, mode) == g \
+        if j != r and group_of(group[j], gr, mode == MODE_ANY) == g \
                 and dist[b, j] <= limit:
             mine += 1
     offset[t + 1] = mine
@@ -420,7 +390,7 @@ def k_nearest_block(dist, rows, group, mode, n_groups, k, rank_weights,
     start = _group_start(g, gr, mode, group_start)
     position = start + offset[t]
     for j in range(t, n, VISIT_THREADS):
-        if j != r and _group_of(group[j], gr, mode) == g:
+        if j != r and group_of(group[j], gr, mode == MODE_ANY) == g:
             d = dist[b, j]
             if d <= limit:
                 member_dist[b, position] = d
@@ -433,28 +403,19 @@ def k_nearest_block(dist, rows, group, mode, n_groups, k, rank_weights,
                         class_factor, chosen, member_dist, coef, counts)
 
 
-@cuda.jit(device=True, inline=True)
-def _limits(centre, half, rule):
-    """(low, high, starred) of a radius rule (``neighbours.radius``): near
-    is d < low, far (the starred rules) d > high, with centre -+ half
-    widened by TIE_RTOL |centre| (half = 0: SURF's radius)."""
-    tol = TIE_RTOL * abs(centre)
-    return (centre - half - tol, centre + half + tol,
-            rule == RULE_SURF_STAR or rule == RULE_MULTISURF_STAR)
-
-
 @cuda.jit
-def within_radius(dist, rows, group, mode, n_groups, rule, surf_radius,
-                  class_factor, bucket_counts, chosen, coef, counts,
-                  constant):
+def within_radius(dist, rows, group, mode, n_groups, pair_mean_radius,
+                  deviations, far, far_sameness, surf_radius, class_factor,
+                  bucket_counts, chosen, coef, counts, constant):
     """Each visit b (one thread): the radius rule's near and far
-    neighbours (``neighbours._within_radius``): SURF's threshold
-    ``surf_radius[b]``, or MultiSURF's mean -+ half the standard deviation
-    of the visit's distances; a distance within TIE_RTOL |centre| of a
-    threshold is in neither set.  Each group's near members get sign /
-    count, its far ones -sign / count (MultiSURF*'s far groups add sign to
-    ``constant[b]``); listed bucket by bucket in ``chosen[b]``, ``counts[b,
-    0]`` in all."""
+    neighbours (``neighbours._within_radius``; the rule's fields
+    ``pair_mean_radius``, ``deviations``, ``far``, ``far_sameness``):
+    SURF's threshold ``surf_radius[b]``, or MultiSURF's mean -+
+    ``deviations`` standard deviations of the visit's distances; a distance
+    within TIE_RTOL |centre| of a threshold is in neither set.  Each group's
+    near members get sign / count, its far ones -sign / count (with
+    ``far_sameness`` the far groups add sign to ``constant[b]``); listed
+    bucket by bucket in ``chosen[b]``, ``counts[b, 0]`` in all."""
     b = cuda.grid(1)
     n = dist.shape[1]
     if b >= rows.shape[0]:
@@ -463,7 +424,7 @@ def within_radius(dist, rows, group, mode, n_groups, rule, surf_radius,
     gr = group[r]
     centre = surf_radius[b]
     half = 0.0
-    if rule != RULE_SURF and rule != RULE_SURF_STAR:
+    if not pair_mean_radius:
         total = 0.0
         for j in range(n):
             if j != r:
@@ -473,20 +434,17 @@ def within_radius(dist, rows, group, mode, n_groups, rule, surf_radius,
         for j in range(n):
             if j != r:
                 squares += (dist[b, j] - centre) ** 2
-        half = math.sqrt(max(squares, 0.0) / (n - 1)) / 2
-    low, high, starred = _limits(centre, half, rule)
+        half = half_width(squares, n - 1, deviations)
+    low, high = thresholds(centre, half)
     n_buckets = 2 * n_groups
     for bk in range(n_buckets):
         bucket_counts[b, bk] = 0
     for j in range(n):
-        if j == r:
-            continue
-        d = dist[b, j]
-        bk = 2 * _group_of(group[j], gr, mode)
-        if d < low:
-            bucket_counts[b, bk] += 1
-        elif starred and d > high:
-            bucket_counts[b, bk + 1] += 1
+        if j != r:
+            bk = bucket(dist[b, j], low, high, far,
+                        group_of(group[j], gr, mode == MODE_ANY))
+            if bk >= 0:
+                bucket_counts[b, bk] += 1
     # bucket_counts becomes each bucket's next free position
     position = 0
     for bk in range(n_buckets):
@@ -495,28 +453,23 @@ def within_radius(dist, rows, group, mode, n_groups, rule, surf_radius,
         position += count
     counts[b, 0] = position
     for j in range(n):
-        if j == r:
-            continue
-        d = dist[b, j]
-        bk = 2 * _group_of(group[j], gr, mode)
-        if not d < low:
-            if starred and d > high:
-                bk += 1
-            else:
-                continue
-        chosen[b, bucket_counts[b, bk]] = j
-        bucket_counts[b, bk] += 1
+        if j != r:
+            bk = bucket(dist[b, j], low, high, far,
+                        group_of(group[j], gr, mode == MODE_ANY))
+            if bk >= 0:
+                chosen[b, bucket_counts[b, bk]] = j
+                bucket_counts[b, bk] += 1
     extra = 0.0
     begin = 0
     for bk in range(n_buckets):
         end = bucket_counts[b, bk]
         count = end - begin
         if count:
-            sign = _group_sign(mode, bk // 2, gr, class_factor)
-            share = (sign if bk % 2 == 0 else -sign) / count
+            sign = group_sign(mode, bk // 2, gr, class_factor)
+            share = bucket_share(bk, count, sign)
             for q in range(begin, end):
                 coef[b, q] = share
-            if bk % 2 == 1 and rule == RULE_MULTISURF_STAR:
+            if bk % 2 == 1 and far_sameness:
                 extra += sign
         begin = end
     constant[b] = extra
@@ -539,20 +492,10 @@ def _block_sum(scratch, t, value):
     return total
 
 
-@cuda.jit(device=True, inline=True)
-def _bucket(d, low, high, starred, g):
-    """A row's bucket: 2 g near, 2 g + 1 far, -1 neither."""
-    if d < low:
-        return 2 * g
-    if starred and d > high:
-        return 2 * g + 1
-    return -1
-
-
 @cuda.jit
-def within_radius_block(dist, rows, group, mode, n_groups, rule,
-                        surf_radius, class_factor, chosen, coef, counts,
-                        constant):
+def within_radius_block(dist, rows, group, mode, n_groups, pair_mean_radius,
+                        deviations, far, far_sameness, surf_radius,
+                        class_factor, chosen, coef, counts, constant):
     """``within_radius`` with a block of VISIT_THREADS threads a visit (at
     most MAX_BUCKETS / 2 groups): the mean and standard deviation as block
     sums, each thread's rows (j = thread, thread + VISIT_THREADS, ...)
@@ -568,7 +511,7 @@ def within_radius_block(dist, rows, group, mode, n_groups, rule,
     share = cuda.shared.array(MAX_BUCKETS, float64)
     centre = surf_radius[b]
     half = 0.0
-    if rule != RULE_SURF and rule != RULE_SURF_STAR:
+    if not pair_mean_radius:
         part = 0.0
         for j in range(t, n, VISIT_THREADS):
             if j != r:
@@ -578,16 +521,15 @@ def within_radius_block(dist, rows, group, mode, n_groups, rule,
         for j in range(t, n, VISIT_THREADS):
             if j != r:
                 part += (dist[b, j] - centre) ** 2
-        half = math.sqrt(max(_block_sum(scratch, t, part), 0.0)
-                         / (n - 1)) / 2
-    low, high, starred = _limits(centre, half, rule)
+        half = half_width(_block_sum(scratch, t, part), n - 1, deviations)
+    low, high = thresholds(centre, half)
     n_buckets = 2 * n_groups
     for bk in range(n_buckets):
         tally[t, bk] = 0
     for j in range(t, n, VISIT_THREADS):
         if j != r:
-            bk = _bucket(dist[b, j], low, high, starred,
-                         _group_of(group[j], gr, mode))
+            bk = bucket(dist[b, j], low, high, far,
+                         group_of(group[j], gr, mode == MODE_ANY))
             if bk >= 0:
                 tally[t, bk] += 1
     cuda.syncthreads()
@@ -603,17 +545,17 @@ def within_radius_block(dist, rows, group, mode, n_groups, rule,
             count = position - begin
             share[bk] = 0.0
             if count:
-                sign = _group_sign(mode, bk // 2, gr, class_factor)
-                share[bk] = (sign if bk % 2 == 0 else -sign) / count
-                if bk % 2 == 1 and rule == RULE_MULTISURF_STAR:
+                sign = group_sign(mode, bk // 2, gr, class_factor)
+                share[bk] = bucket_share(bk, count, sign)
+                if bk % 2 == 1 and far_sameness:
                     extra += sign
         counts[b, 0] = position
         constant[b] = extra
     cuda.syncthreads()
     for j in range(t, n, VISIT_THREADS):
         if j != r:
-            bk = _bucket(dist[b, j], low, high, starred,
-                         _group_of(group[j], gr, mode))
+            bk = bucket(dist[b, j], low, high, far,
+                         group_of(group[j], gr, mode == MODE_ANY))
             if bk >= 0:
                 position = tally[t, bk]
                 chosen[b, position] = j

@@ -24,7 +24,7 @@ from .diffs import JIT
 from .distances import distance_row, distance_row_parallel
 from .estimates import (NO_FIXED, dot, estimate, row_sum_coefficients,
                         step_weights, weights_of_range)
-from .neighbours import RULE_K, Exact, Screen, new_buffers, select
+from .neighbours import Exact, Screen, new_buffers, select
 from .prepare import SparseRows
 from .screens import order_columns, screen_weights, weighted_screens
 from .sparse import (distances, overlaps, row_sum, row_sums, track_row_sums,
@@ -308,7 +308,7 @@ def feedback_batch(rows, t_done, data, hood, run, screening, tracking, carry,
     # visit's update and the next weights to the next parallel region
     fused = not run.regression and data.sparse and lazy == 0 \
         and speedups.fused_sparse and speedups.running_row_sums \
-        and hood.rule == RULE_K
+        and hood.uses_k
     deferred, positive = False, False
     previous = (0, -1, chosen, coef)
     written = 0

@@ -16,10 +16,12 @@ candidate, and the candidates whose choice the bound leaves open get their
 float64 distances (``Exact``), so the neighbours are exactly those of the
 float64 distances.
 """
+import math
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
 from .diffs import JIT
 from .distances import TIE_RTOL, distance
@@ -28,10 +30,6 @@ from .prepare import SparseRows
 from .sparse import row_sum
 
 MODE_PER_CLASS, MODE_ANY, MODE_REGRESSION = 0, 1, 2
-# The kernels' codes of the neighbourhood rules: the k nearest, or all
-# instances within a radius (their names and properties: rules.py).
-RULE_K, RULE_SURF, RULE_SURF_STAR, RULE_MULTISURF, RULE_MULTISURF_STAR = \
-    0, 1, 2, 3, 4
 # select() returns this many chosen when a screen leaves a radius rule's
 # choice open: the caller computes the row's float64 distances and asks again
 UNSETTLED = -2
@@ -48,15 +46,22 @@ class Neighbourhood(NamedTuple):
     (MODE_PER_CLASS, MODE_ANY or MODE_REGRESSION), ``k``, the influence of
     each rank (1, or exp(-(rank / sigma)^2) with distance weighting), the
     factors P(C) / (1 - P(class(R))) (classes x classes), the number of
-    neighbour groups, the ``rule`` (RULE_K or a radius rule) and, for SURF,
-    each feature's mean diff over all pairs of instances (the radius is
-    sum_A w_A pair_means[A])."""
+    neighbour groups; the rule's fields (``rules.Rule``, copied by
+    ``plan.neighbourhood``: the kernels read these, never a rule's name):
+    ``uses_k``, ``pair_mean_radius``, ``far``, ``far_sameness`` and
+    ``deviations``; and, for a pair-mean radius (SURF), each feature's mean
+    diff over all pairs of instances (the radius is sum_A w_A
+    pair_means[A])."""
     mode: int
     k: int
     rank_weights: np.ndarray
     class_factor: np.ndarray
     n_groups: int
-    rule: int
+    uses_k: bool
+    pair_mean_radius: bool
+    far: bool
+    far_sameness: bool
+    deviations: float
     pair_means: np.ndarray
 
 
@@ -107,7 +112,7 @@ class Buffers(NamedTuple):
 @njit(**JIT)
 def new_buffers(n, hood):
     """``Buffers`` for n instances."""
-    n_buckets = 0 if hood.rule == RULE_K else 2 * hood.n_groups
+    n_buckets = 0 if hood.uses_k else 2 * hood.n_groups
     return Buffers(np.empty((hood.n_groups, hood.k)),
                    np.zeros(hood.n_groups, dtype=np.int64),
                    np.empty(2 * n, dtype=np.int64),
@@ -116,10 +121,113 @@ def new_buffers(n, hood):
                    np.zeros(n_buckets))
 
 
-@njit(**JIT)
-def _group_of(group, j, gr, any_miss):
-    """Row j's neighbour group."""
-    return (1 if group[j] != gr else 0) if any_miss else group[j]
+# ---------------------------------------------------------------------------
+# The neighbour arithmetic of every target: plain functions that numba
+# compiles for the CPU loops here and for the GPU kernels (cuda_kernels.py)
+# alike, and that the NumPy path runs as Python (vectorised.py).  They take
+# arrays and numbers, not the named tuples (a CUDA device function cannot).
+
+@register_jitable
+def group_of(gj, gr, any_miss):
+    """The neighbour group of a row of class gj for a visit of class gr:
+    its class (per-class misses; every row is class 0 in regression), or
+    0 for hits and 1 for misses when all misses form one group."""
+    return (1 if gj != gr else 0) if any_miss else gj
+
+
+@register_jitable
+def group_sign(mode, g, gr, class_factor):
+    """The sign and factor of neighbour group g of a visit of class gr:
+    -1 for hits, P(C) / (1 - P(class(R))) (``class_factor[gr, C]``) for the
+    misses of class C, 1 for all misses together and in regression."""
+    if mode == MODE_REGRESSION or (mode == MODE_ANY and g == 1):
+        return 1.0
+    if g == (0 if mode == MODE_ANY else gr):
+        return -1.0
+    return class_factor[gr, g]
+
+
+@register_jitable
+def tie_shares(ranked, k, rank_weights, sign, coef):
+    """The shares of a group's candidates, ``ranked`` their distances in
+    increasing order: the k nearest, those tied with the k-th (within
+    TIE_RTOL of the first of a run) sharing the influences of the ranks
+    they occupy, over the total of the first min(k, m) ranks, times
+    ``sign``; coef[q] gets the q-th's.  Candidates beyond the k-th and its
+    ties (a screen's) are dropped: returns how many are kept."""
+    m = ranked.shape[0]
+    if m > k:
+        limit = ranked[k - 1] * (1 + TIE_RTOL)
+        while ranked[m - 1] > limit:
+            m -= 1
+    norm = 0.0
+    for rank in range(min(k, m)):
+        norm += rank_weights[rank]
+    i = 0
+    while i < m:
+        e = i + 1
+        limit = ranked[i] * (1 + TIE_RTOL)
+        while e < m and ranked[e] <= limit:
+            e += 1
+        ties = e - i
+        slots = max(0, min(ties, k - i))
+        influence = 0.0
+        for rank in range(i, i + slots):
+            influence += rank_weights[rank]
+        share = sign * influence / ties / norm
+        for q in range(i, e):
+            coef[q] = share
+        i = e
+    return m
+
+
+@register_jitable
+def surf_radius(w, pair_means):
+    """SURF's radius: the mean distance over all pairs of instances,
+    sum_A w_A pair_means[A] (summed in feature order)."""
+    centre = 0.0
+    for f in range(w.shape[0]):
+        centre += w[f] * pair_means[f]
+    return centre
+
+
+@register_jitable
+def half_width(squares, count, deviations):
+    """How far MultiSURF's thresholds sit from the mean: ``deviations``
+    times the (population) standard deviation of ``count`` distances whose
+    squared deviations from their mean sum to ``squares``."""
+    return math.sqrt(max(squares, 0.0) / count) * deviations
+
+
+@register_jitable
+def thresholds(centre, half):
+    """(low, high) of a radius rule: near is d < low, far (the rules with
+    far instances) d > high; centre -+ half, widened by TIE_RTOL |centre|
+    so that a distance on a threshold (to rounding) is in neither set."""
+    tol = TIE_RTOL * abs(centre)
+    return centre - half - tol, centre + half + tol
+
+
+@register_jitable
+def bucket(d, low, high, far, g):
+    """The bucket of a row at distance d in neighbour group g: 2 g near,
+    2 g + 1 far (only with ``far``), -1 neither."""
+    if d < low:
+        return 2 * g
+    if far and d > high:
+        return 2 * g + 1
+    return -1
+
+
+@register_jitable
+def bucket_share(b, count, sign):
+    """The coefficient of each of the ``count`` rows of bucket b of a group
+    with ``sign`` (``group_sign``): sign / count near, -sign / count far."""
+    return (sign if b % 2 == 0 else -sign) / count
+
+
+# ---------------------------------------------------------------------------
+# The compiled CPU loops
 
 
 @njit(**JIT)
@@ -137,7 +245,7 @@ def _smallest(dist, rows, n_rows, skip, group, gr, any_miss, heap, counts,
         d = dist[j]
         if not d < top or (skip > 0 and j % skip == 0):
             continue
-        g = _group_of(group, j, gr, any_miss)
+        g = group_of(group[j], gr, any_miss)
         if not d < kth[g]:
             continue
         c = counts[g]
@@ -187,7 +295,7 @@ def _within(dist, slack, threshold, group, gr, any_miss, rows):
         for t in range(min(64, n - j0)):
             j = j0 + t
             d = dist[j] - slack[j] if per_row else dist[j]
-            inside = d <= threshold[_group_of(group, j, gr, any_miss)]
+            inside = d <= threshold[group_of(group[j], gr, any_miss)]
             word |= np.uint64(inside) << np.uint64(t)
         while word:
             rows[n_rows] = j0 + np.int64(trailing_zeros(word))
@@ -252,7 +360,7 @@ def _candidates(r, dist, group, any_miss, screen, buffers, sampled):
     for q in range(n_rows):
         j = selected[q]
         d = dist[j] - slack[j] if per_row else dist[j]
-        if j != r and d <= threshold[_group_of(group, j, gr, any_miss)]:
+        if j != r and d <= threshold[group_of(group[j], gr, any_miss)]:
             selected[n_selected] = j
             n_selected += 1
     return n_selected
@@ -307,50 +415,15 @@ def shares(members, member_dist, order, k, rank_weights, sign, chosen, coef,
            n_chosen):
     """Append a group's neighbours to ``chosen`` / ``coef`` from its
     candidates ``members`` with float64 (or settled) distances
-    ``member_dist``, ``order`` their positions by distance (``argsort``):
-    the k nearest, those tied with the k-th sharing its slots; each gets
-    sign times its share of the rank influences over the group's total.
-    Returns the new count.  (The tie rule of every backend: the NumPy path
-    calls it too, with NumPy's sort.)"""
-    m = order.shape[0]
-    if m > k:   # screened candidates beyond the float64 k-th distance
-        limit = member_dist[order[k - 1]] * (1 + TIE_RTOL)
-        while member_dist[order[m - 1]] > limit:
-            m -= 1
-    norm = 0.0
-    for rank in range(min(k, m)):
-        norm += rank_weights[rank]
-    i = 0
-    while i < m:
-        e = i + 1
-        limit = member_dist[order[i]] * (1 + TIE_RTOL)
-        while e < m and member_dist[order[e]] <= limit:
-            e += 1
-        ties = e - i
-        slots = max(0, min(ties, k - i))
-        influence = 0.0
-        for rank in range(i, i + slots):
-            influence += rank_weights[rank]
-        share = sign * influence / ties / norm
-        for q in range(i, e):
-            chosen[n_chosen] = members[order[q]]
-            n_chosen += 1
-        for q in range(n_chosen - ties, n_chosen):
-            coef[q] = share
-        i = e
-    return n_chosen
-
-
-@njit(**JIT)
-def group_sign(hood, g, gr, any_miss):
-    """The sign and factor of neighbour group g of a visit of class gr:
-    -1 for hits, P(C) / (1 - P(class(R))) for the misses of class C, 1 for
-    all misses together and in regression."""
-    if hood.mode == MODE_REGRESSION or (any_miss and g == 1):
-        return 1.0
-    if g == (0 if any_miss else gr):
-        return -1.0
-    return hood.class_factor[gr, g]
+    ``member_dist``, ``order`` their positions by distance (``argsort``),
+    with the shares of ``tie_shares``.  Returns the new count.  (The tie
+    rule of every backend: the NumPy path calls it too, with NumPy's sort;
+    the GPU calls ``tie_shares``.)"""
+    m = tie_shares(member_dist[order], k, rank_weights, sign,
+                   coef[n_chosen:])
+    for q in range(m):
+        chosen[n_chosen + q] = members[order[q]]
+    return n_chosen + m
 
 
 @njit(**JIT)
@@ -364,7 +437,7 @@ def select(r, dist, group, hood, buffers, screen, exact, max_candidates,
     chosen and (-1, their number, 0) is returned; UNSETTLED when a screen
     leaves a radius rule's choice open."""
     dist[r] = np.inf            # R is not its own neighbour
-    if hood.rule != RULE_K:
+    if not hood.uses_k:
         return _within_radius(r, dist, group, hood, buffers, screen, exact)
     any_miss = hood.mode == MODE_ANY
     gr = group[r]
@@ -382,7 +455,7 @@ def select(r, dist, group, hood, buffers, screen, exact, max_candidates,
         m = 0
         for q in range(n_selected):
             j = selected[q]
-            if _group_of(group, j, gr, any_miss) == g:
+            if group_of(group[j], gr, any_miss) == g:
                 members[m] = j
                 member_dist[m] = dist[j]
                 m += 1
@@ -395,7 +468,8 @@ def select(r, dist, group, hood, buffers, screen, exact, max_candidates,
             _settle(r, members[:m], member_dist[:m], screen, exact)
         n_chosen = shares(members, member_dist,
                           np.argsort(member_dist[:m]), hood.k,
-                          hood.rank_weights, group_sign(hood, g, gr, any_miss),
+                          hood.rank_weights,
+                          group_sign(hood.mode, g, gr, hood.class_factor),
                           chosen, coef, n_chosen)
     return n_chosen, n_selected, 0.0
 
@@ -405,21 +479,17 @@ def select(r, dist, group, hood, buffers, screen, exact, max_candidates,
 
 @njit(**JIT)
 def radius(r, dist, hood, w, screen):
-    """(low, high, centre, slack) of R's radius rule: the near set is
-    d < low - tol, the far set (starred rules) d > high + tol, tol =
-    TIE_RTOL |centre|.  SURF: low = high = centre = sum_A w_A
-    pair_means[A], the mean distance over all pairs of instances.
-    MultiSURF: centre = the mean of R's distances to the n - 1 others, low
-    and high = centre -+ half their (population) standard deviation.  On a
-    screened row, ``slack`` bounds how far the thresholds may be from those
-    of the float64 row (0 without a screen).  MultiSURF leaves dist[r] =
-    inf.  (The radius of every backend: the NumPy path calls it too.)"""
+    """(centre, half, slack) of R's radius rule, whose thresholds are
+    ``thresholds(centre, half)``.  A pair-mean radius (SURF): centre =
+    ``surf_radius``, half = 0.  Otherwise (MultiSURF): centre = the mean of
+    R's distances to the n - 1 others, half = ``hood.deviations`` times
+    their (population) standard deviation.  On a screened row, ``slack``
+    bounds how far the thresholds may be from those of the float64 row (0
+    without a screen).  MultiSURF leaves dist[r] = inf.  (The radius of
+    every backend: the NumPy path calls it too.)"""
     n = dist.shape[0]
-    if hood.rule == RULE_SURF or hood.rule == RULE_SURF_STAR:
-        centre = 0.0
-        for f in range(w.shape[0]):
-            centre += w[f] * hood.pair_means[f]
-        return centre, centre, centre, 0.0
+    if hood.pair_mean_radius:
+        return surf_radius(w, hood.pair_means), 0.0, 0.0
     dist[r] = 0.0       # (no branch in the sums: R adds 0, then its term)
     total = 0.0
     for j in range(n):
@@ -430,7 +500,7 @@ def radius(r, dist, hood, w, screen):
         squares += (dist[j] - centre) ** 2
     squares -= centre * centre
     dist[r] = np.inf
-    half = np.sqrt(max(squares, 0.0) / (n - 1)) / 2
+    half = half_width(squares, n - 1, hood.deviations)
     slack = 0.0
     if screen.on:
         # |mean - mean~| <= mean(e) and |sd - sd~| <= rms(e), e_j the
@@ -441,8 +511,9 @@ def radius(r, dist, hood, w, screen):
                 e = screen.c_err + screen.gamma * dist[j]
                 mean_e += e
                 mean_e2 += e * e
-        slack = mean_e / (n - 1) + np.sqrt(mean_e2 / (n - 1)) / 2
-    return centre - half, centre + half, centre, slack
+        slack = mean_e / (n - 1) + half_width(mean_e2, n - 1,
+                                              hood.deviations)
+    return centre, half, slack
 
 
 @njit(**JIT)
@@ -453,16 +524,15 @@ def _within_radius(r, dist, group, hood, buffers, screen, exact):
     is on it, in neither set.  Each group (hits, the misses of each class,
     or all misses; every instance in regression) is averaged by the number
     of its members: a near one counts sign / count, a far one -sign /
-    count, and MultiSURF*'s far groups (which score sameness, the mean of
-    -(1 - diff) for hits) add their sign to every feature (the returned
-    constant)."""
+    count, and with ``far_sameness`` (MultiSURF*) the far groups, which
+    score sameness (the mean of -(1 - diff) for hits), add their sign to
+    every feature (the returned constant)."""
     n = dist.shape[0]
     any_miss = hood.mode == MODE_ANY
     gr = group[r]
-    starred = hood.rule == RULE_SURF_STAR or hood.rule == RULE_MULTISURF_STAR
-    low, high, centre, slack = radius(r, dist, hood, exact.w, screen)
-    tol = TIE_RTOL * abs(centre)
-    low, high = low - tol, high + tol
+    starred = hood.far
+    centre, half, slack = radius(r, dist, hood, exact.w, screen)
+    low, high = thresholds(centre, half)
     if screen.on:
         for j in range(n):
             if j == r:
@@ -476,13 +546,12 @@ def _within_radius(r, dist, group, hood, buffers, screen, exact):
     # which updates.update sums before multiplying)
     n_groups = buffers.heap.shape[0]
     counts = np.zeros(2 * n_groups + 1, np.int64)
-    bucket = buffers.selected
+    buckets = buffers.selected
     for j in range(n):
-        d = dist[j]
-        b = 2 * _group_of(group, j, gr, any_miss)
-        b = b if d < low else (b + 1 if starred and d > high else -1)
-        bucket[j] = b if j != r else -1
-        counts[bucket[j] + 1] += 1
+        b = bucket(dist[j], low, high, starred,
+                   group_of(group[j], gr, any_miss))
+        buckets[j] = b if j != r else -1
+        counts[buckets[j] + 1] += 1
     n_chosen = n - counts[0]
     start = np.empty(2 * n_groups, np.int64)
     position = 0
@@ -490,7 +559,7 @@ def _within_radius(r, dist, group, hood, buffers, screen, exact):
         start[b] = position
         position += counts[b + 1]
     for j in range(n):
-        b = bucket[j]
+        b = buckets[j]
         if b >= 0:
             buffers.chosen[start[b]] = j
             start[b] += 1
@@ -500,10 +569,10 @@ def _within_radius(r, dist, group, hood, buffers, screen, exact):
         buffers.ends[b] = start[b]
         buffers.shares[b] = 0.0
         if count:
-            sign = group_sign(hood, b // 2, gr, any_miss)
-            share = (sign if b % 2 == 0 else -sign) / count
+            sign = group_sign(hood.mode, b // 2, gr, hood.class_factor)
+            share = bucket_share(b, count, sign)
             buffers.coef[start[b] - count:start[b]] = share
             buffers.shares[b] = share
-            if b % 2 == 1 and hood.rule == RULE_MULTISURF_STAR:
+            if b % 2 == 1 and hood.far_sameness:
                 constant += sign    # the group's mean of sign (1 - diff)
     return n_chosen, n_chosen, constant

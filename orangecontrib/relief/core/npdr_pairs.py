@@ -36,7 +36,7 @@ from . import plan
 from .backend import neighbourhood
 from .diffs import JIT, nominal_diff, numeric_diff
 from .distances import distance_row
-from .neighbours import (MODE_ANY, RULE_K, UNSETTLED, Exact, Screen,
+from .neighbours import (MODE_ANY, UNSETTLED, Exact, Screen,
                          new_buffers, select)
 from .prepare import MissingTables
 from .rules import rule as neighbourhood_rule
@@ -86,7 +86,7 @@ def kernel_set(prep, neighbours):
     ``neighbours``, as ``warmup`` names its kernel sets: ("npdr", the
     nominal codes' type, the screening copy's type)."""
     rule = neighbourhood_rule(neighbours)
-    copy = plan.blocks(prep, ALL, rule.code).copy.dtype.name
+    copy = plan.blocks(prep, ALL, rule.uses_k).copy.dtype.name
     return "npdr", "int32" if prep.nom.dtype == np.int32 else "int8", copy
 
 
@@ -173,7 +173,7 @@ def slot_share(hood, coef, gr, gj, counts, any_miss, n):
     ``coef`` holds: |coef| times the group's total influence min(k, m) (m:
     the group's members), with the class factors at 1; 1 within a
     radius."""
-    if hood.rule != RULE_K:
+    if not hood.uses_k:
         return 1.0
     if gj == gr:
         members = counts[gr] - 1
@@ -492,7 +492,7 @@ def neighbour_pairs(prep, *, class_blind, neighbours, k_nearest, misses,
             return [kernels.rows(prep, hood, group, counts, chunk)]
         size = 1
     else:
-        blocks = plan.blocks(prep, ALL, hood.rule)
+        blocks = plan.blocks(prep, ALL, hood.uses_k)
         data = prep.data(blind)
         per_visit = 2 * hood.k * hood.n_groups + 8 \
             if neighbourhood_rule(neighbours).uses_k else max(8, n // 2)

@@ -11,7 +11,6 @@ import numpy as np
 
 from . import estimates
 from .feedback import Carry, Feedback, Screening
-from .neighbours import RULE_K
 from .nominal import pack_planes
 from .screens import BY_FEATURE_MAX, BY_FEATURE_TILE
 from .sparse import RowSums, feature_parts, start_row_sums
@@ -78,7 +77,7 @@ def _planes(prep):
     return pack_planes(prep.nom)
 
 
-def blocks(prep, speedups, rule=RULE_K):
+def blocks(prep, speedups, uses_k=True):
     """ReliefF's ``Blocks``: a float32 copy of the numeric data (stored
     feature by feature for at most BY_FEATURE_MAX numeric features and no
     nominal ones), or the float64 data where a float32 screen does not apply
@@ -92,7 +91,7 @@ def blocks(prep, speedups, rule=RULE_K):
     # a radius rule's thresholds come from the whole row: a float32 screen's
     # bound would leave many visits open (neighbours.UNSETTLED), the float64
     # min form's (~1e-13) almost none
-    radius = rule != RULE_K
+    radius = not uses_k
     by_feature = (speedups.by_feature and prep.nom.shape[1] == 0
                   and 0 < prep.num.shape[1] <= BY_FEATURE_MAX and not radius)
     dtype = np.float32 if speedups.float32_copy and _can_screen(prep) \
@@ -123,7 +122,7 @@ def _quantised_copy(prep):
     return out
 
 
-def screening(prep, speedups, rule=RULE_K):
+def screening(prep, speedups, uses_k=True):
     """dReliefF / pdReliefF's ``Screening`` of dense data: a float32 copy
     of the numeric data, or a uint16 one when the float32 copy would be at
     least QUANTISED_MIN_BYTES (the variants read the whole copy at every
@@ -131,7 +130,7 @@ def screening(prep, speedups, rule=RULE_K):
     applies."""
     order = np.arange(prep.num.shape[1])
     if not (_can_screen(prep) and speedups.weighted_screen
-            and rule == RULE_K):
+            and uses_k):
         return Screening(np.zeros((0, 0), np.float32), 0.0, order)
     quantised = (speedups.uint16_copy and prep.num.size > 0
                  and prep.num.size * 4 >= QUANTISED_MIN_BYTES)
@@ -141,7 +140,7 @@ def screening(prep, speedups, rule=RULE_K):
 
 
 def feedback(prep, variant, T, regression, speedups, n_threads,
-             rule=RULE_K, fixed=estimates.NO_FIXED):
+             uses_k=True, fixed=estimates.NO_FIXED):
     """The settings, the screening copy, the running row sums and the
     starting ``Carry`` of a dReliefF / pdReliefF run (a radius rule's
     thresholds come from the whole row: no screen, nothing waits), or of
@@ -154,7 +153,7 @@ def feedback(prep, variant, T, regression, speedups, n_threads,
                    n_threads if parallel else 1, fixed)
     lazy = SPARSE_LAZY_RTOL if (prep.sparse and speedups.waiting_changes
                                 and of_code(variant).waiting_changes
-                                and rule == RULE_K) else 0.0
+                                and uses_k) else 0.0
     if prep.sparse:
         tracking = start_row_sums(prep.sp, n,
                                   feature_parts(prep.sp.col_ptr,
@@ -162,4 +161,5 @@ def feedback(prep, variant, T, regression, speedups, n_threads,
     else:
         tracking = RowSums(np.zeros((0, 3, 0)), np.zeros((3, 0)), np.zeros(0),
                            np.zeros(2, np.int64), np.zeros(0), 0.0, 0.0)
-    return run, screening(prep, speedups, rule), tracking, Carry(0.0, lazy)
+    return run, screening(prep, speedups, uses_k), tracking, \
+        Carry(0.0, lazy)

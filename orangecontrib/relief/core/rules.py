@@ -3,16 +3,16 @@ instance count (``doc/semantics.md``, "Neighbourhood rules").
 
 Each rule is written here once, with its name (the ``neighbours=`` option,
 what saved workflows and the command line use), its display name (menus,
-Rank's columns), what it supports and its kernel code
-(``neighbours.RULE_*``, which the compiled and vectorised paths switch on).
-The options check, the scorers, the widgets, the scikit-learn selector and
-the command line read this registry; none keeps a list of its own.
+Rank's columns) and its fields: what it supports and what the kernels
+compute (``plan.neighbourhood`` copies them into ``neighbours.Neighbourhood``;
+no kernel compares a rule's name or code, so a rule is its fields).  The
+options check, the scorers, the widgets, the scikit-learn selector, the
+command line and the statistics' messages read this registry; none keeps a
+list of its own.
 """
 from dataclasses import dataclass
 from typing import Dict
 
-from .neighbours import (RULE_K, RULE_MULTISURF, RULE_MULTISURF_STAR,
-                         RULE_SURF, RULE_SURF_STAR)
 from .registry import Entry, lookup
 
 
@@ -23,24 +23,30 @@ class Rule(Entry):
 
     Attributes
     ----------
-    code : int
-        The kernels' code (``neighbours.RULE_*``).
     uses_k : bool
         ``k_nearest`` and the rank weights (``weight_by_distance``) apply:
         the k nearest; otherwise everyone within a radius counts.
     pair_mean_radius : bool
         The radius is the mean distance over all pairs (SURF), computed once
         before the visits.
+    deviations : float
+        Without ``uses_k`` and ``pair_mean_radius`` (MultiSURF): the
+        thresholds sit this many standard deviations of the visited
+        instance's distances below (near) and above (far) their mean.
     far : bool
         Also scores the far instances (the starred rules); not defined for a
         numeric target.
+    far_sameness : bool
+        With ``far``: a far instance scores sameness, sign (1 - diff)
+        (MultiSURF*), instead of the opposite sign times diff (SURF*).
     weka : bool
         Weka's ReliefFAttributeEval has it (``compat="weka"``).
     """
-    code: int
     uses_k: bool = False
     pair_mean_radius: bool = False
+    deviations: float = 0.0
     far: bool = False
+    far_sameness: bool = False
     weka: bool = False
 
     @property
@@ -54,21 +60,21 @@ class Rule(Entry):
 RULES: Dict[str, Rule] = {rule.name: rule for rule in (
     Rule("k", "k nearest",
          "the k nearest hits and k nearest misses (per class)",
-         RULE_K, uses_k=True, weka=True),
+         uses_k=True, weka=True),
     Rule("surf", "SURF",
          "every instance closer than the mean distance over all pairs",
-         RULE_SURF, pair_mean_radius=True),
+         pair_mean_radius=True),
     Rule("surf*", "SURF*",
          "SURF's near instances, and the far ones with the opposite sign",
-         RULE_SURF_STAR, pair_mean_radius=True, far=True),
+         pair_mean_radius=True, far=True),
     Rule("multisurf", "MultiSURF",
          "every instance closer than the visited one's mean distance minus "
          "half its standard deviation (recommended for interactions)",
-         RULE_MULTISURF),
+         deviations=0.5),
     Rule("multisurf*", "MultiSURF*",
          "MultiSURF's near instances, and those farther than the mean plus "
          "half a standard deviation with the opposite sign",
-         RULE_MULTISURF_STAR, far=True),
+         deviations=0.5, far=True, far_sameness=True),
 )}
 
 
@@ -76,3 +82,12 @@ def rule(name) -> Rule:
     """The rule called `name`; a ValueError that lists the rules if none
     is."""
     return lookup(RULES, name, "neighbours")
+
+
+def names(**fields) -> str:
+    """The names of the rules with the given field values, for a message:
+    ``names(far=False)`` is "'k', 'surf' or 'multisurf'"."""
+    quoted = [repr(entry.name) for entry in RULES.values()
+              if all(getattr(entry, key) == value
+                     for key, value in fields.items())]
+    return " or ".join(filter(None, (", ".join(quoted[:-1]), quoted[-1])))

@@ -10,7 +10,8 @@ shared, the update), without screens, so its weights equal the compiled
 ones to rounding (about 1e-15): sums are added in another order.  The
 arithmetic that is no loop over the data is the compiled backend's own
 source, run here as plain Python (``interpreted``): the tie shares and radii
-(``neighbours.shares``, ``neighbours.radius``, ``neighbours.group_sign``),
+(``neighbours.shares``, ``neighbours.radius``, and the functions the GPU
+kernels share, ``neighbours.group_sign``, ``thresholds``, ``bucket_share``),
 the estimate and the distance weights (``estimates``), the sums in visiting
 order (``backend.add_updates``).  Calling the numba functions themselves
 would compile them first: 2-5 s of a first use on a 2-core machine (issue
@@ -37,8 +38,8 @@ from .backend import Backend
 from .diffs import nominal_diff as compiled_nominal_diff
 from .diffs import numeric_diff as compiled_numeric_diff
 from .distances import TIE_RTOL
-from .neighbours import (MODE_ANY, RULE_K, RULE_MULTISURF_STAR,
-                         RULE_SURF_STAR, Screen)
+from .neighbours import (MODE_ANY, Screen, bucket_share, group_sign,
+                         thresholds)
 
 
 # ReliefF's visits whose distances are computed together.
@@ -94,9 +95,8 @@ def _namespace(module, replacements=None):
 
 estimate, step_weights = map(interpreted, (estimates.estimate,
                                            estimates.step_weights))
-shares, group_sign, radius = map(interpreted, (
-    compiled_neighbours.shares, compiled_neighbours.group_sign,
-    compiled_neighbours.radius))
+shares, radius = map(interpreted, (compiled_neighbours.shares,
+                                   compiled_neighbours.radius))
 
 
 def covers(prep, any_size=False):
@@ -228,7 +228,8 @@ def _groups(r, group, hood):
     gr = group[r]
     of = (group != gr).astype(np.int64) if any_miss else group
     others = np.arange(group.shape[0]) != r
-    return [(others & (of == g), group_sign(hood, g, gr, any_miss))
+    return [(others & (of == g),
+             group_sign(hood.mode, g, gr, hood.class_factor))
             for g in range(hood.n_groups)]
 
 
@@ -263,21 +264,19 @@ def radius_neighbours(r, dist, group, hood, w):
     |centre| of a threshold is on it, in neither set.  Returns (chosen,
     coef, constant): MultiSURF*'s far groups, which score sameness, add
     their sign to every feature."""
-    low, high, centre, _ = radius(r, dist, hood, w, NO_SCREEN)
-    tol = TIE_RTOL * abs(centre)
-    starred = hood.rule in (RULE_SURF_STAR, RULE_MULTISURF_STAR)
+    low, high = thresholds(*radius(r, dist, hood, w, NO_SCREEN)[:2])
     chosen, coef, constant = [], [], 0.0
     for mask, sign in _groups(r, group, hood):
-        sets = [(np.flatnonzero(mask & (dist < low - tol)), sign)]
-        if starred:
-            far = np.flatnonzero(mask & (dist > high + tol))
-            sets.append((far, -sign))
-            if far.shape[0] and hood.rule == RULE_MULTISURF_STAR:
+        sets = [np.flatnonzero(mask & (dist < low))]
+        if hood.far:
+            sets.append(np.flatnonzero(mask & (dist > high)))
+            if sets[1].shape[0] and hood.far_sameness:
                 constant += sign
-        for members, s in sets:
+        for b, members in enumerate(sets):
             if members.shape[0]:
                 chosen.extend(members)
-                coef.extend([s / members.shape[0]] * members.shape[0])
+                coef.extend([bucket_share(b, members.shape[0], sign)]
+                            * members.shape[0])
     return np.array(chosen, dtype=np.int64), np.array(coef), constant
 
 
@@ -285,7 +284,7 @@ def _visit(prep, hood, r, dist, target, regression, w):
     """The update row of visiting R whose distances (weighted by ``w``) to
     every instance are ``dist``."""
     constant = 0.0
-    if hood.rule == RULE_K:
+    if hood.uses_k:
         chosen, coef = neighbours(r, dist, prep.group, hood)
     else:
         chosen, coef, constant = radius_neighbours(r, dist, prep.group,
@@ -327,7 +326,7 @@ def pair_sums(prep, hood, r, dist, w):
     """STIR's sums of visiting R (layout of ``pairsums``): per group (hits:
     negative coefficients, misses: positive) sum w d and sum w d^2 per
     feature, then sum w and sum w^2, w = |coef|."""
-    if hood.rule == RULE_K:
+    if hood.uses_k:
         chosen, coef = neighbours(r, dist, prep.group, hood)
     else:
         chosen, coef, _ = radius_neighbours(r, dist, prep.group, hood, w)
@@ -392,7 +391,7 @@ def npdr_rows(prep, hood, group, counts, rows):
         block = rows[start:start + BLOCK]
         dist = distances(prep, block)
         for b, r in enumerate(block):
-            if hood.rule == RULE_K:
+            if hood.uses_k:
                 chosen, coef = neighbours(r, dist[b], group, hood)
             else:
                 chosen, coef, _ = radius_neighbours(r, dist[b], group, hood,

@@ -20,6 +20,14 @@ the same arithmetic as the CPU engine's, in float64:
 * ``updates``: a visit's update row, sum_j coef_j diff(A, R, I_j) (RReliefF's
   three sums, STIR's pair sums), one thread a (visit, feature).
 
+The arithmetic of a pair is the CPU's own, one Python function that numba
+compiles for both targets (``register_jitable``): the diffs with RELIEF-D
+(``diffs``, on ``MissingTables``' arrays), a pair's distance
+(``distances.diff_sum``), a feature's update (``updates.feature_update``,
+``target_sum``) and STIR's sums (``pairsums.feature_pair_sums``,
+``weight_sums``); the kernels here add the threads, tiles, shared memory and
+barriers around it.
+
 Distances are summed in another order than on the CPU, so they differ by
 rounding (~1e-16 relative); the tie rule's tolerance (TIE_RTOL = 1e-10)
 makes the neighbours the same, and the weights agree to ~1e-15.

@@ -11,9 +11,9 @@ fixed distance weights) visit one instance at a time with the distance
 weights of the estimate so far (``estimates.step_weights``, on the host).
 
 What it covers: dense and sparse data (sparse data is densified on the
-device), numeric and nominal features, missing values (RELIEF-D: ``diffs``' own
-functions on its tables, sent to the device), classification and regression, ReliefF,
-Relief-E, rank weights, every neighbourhood rule, the feedback variants,
+device), numeric and nominal features, missing values (RELIEF-D: ``diffs``'
+own functions on its tables, sent to the device), classification and
+regression, ReliefF, Relief-E, rank weights, every neighbourhood rule, the feedback variants,
 STIR's sums, m < n.  Not: compat="weka" (Weka's own loop, CPU only).
 
 Device memory: the data (n x a float64 and the nominal codes) plus, per

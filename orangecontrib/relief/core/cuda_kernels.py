@@ -40,9 +40,8 @@ import math
 
 from numba import cuda, float64, int32
 from numba.core import config
-from .distances import TIE_RTOL, diff_sum
-from .pairsums import feature_pair_sums, weight_sums
-from .updates import feature_update, target_sum
+from . import distances, pairsums, updates
+from .distances import TIE_RTOL
 from .neighbours import (MODE_ANY, MODE_REGRESSION, RULE_MULTISURF_STAR,
                          RULE_SURF, RULE_SURF_STAR)
 
@@ -67,6 +66,15 @@ VISIT_THREADS, KMAX, MAX_BUCKETS = 128, 16, 32
 if config.ENABLE_CUDASIM:
     VISIT_THREADS = 4
 VISIT_SLOTS = VISIT_THREADS + 1     # (a constant: numba folds no sums)
+
+# The CPU's arithmetic, the same Python functions, as device functions: the
+# CPU inlines them into its loops (``register_jitable(inline="always")``), an
+# inlining numba-cuda 0.30 fails to type, so here they are compiled by
+# ``cuda.jit`` (the functions they call are plain ``register_jitable``).
+diff_sum, feature_update, target_sum, feature_pair_sums, weight_sums = (
+    cuda.jit(device=True)(function) for function in (
+        distances.diff_sum, updates.feature_update, updates.target_sum,
+        pairsums.feature_pair_sums, pairsums.weight_sums))
 
 
 @cuda.jit

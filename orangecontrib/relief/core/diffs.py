@@ -11,7 +11,10 @@ written once for every target (``register_jitable``): the compiled CPU loops
 and the GPU's kernels (``cuda_kernels.py``) call these same functions, and
 from Python they are plain Python (the NumPy first-use path).  They take the
 RELIEF-D tables as plain arrays, in ``MissingTables``' order (a CUDA kernel
-cannot take the named tuple).
+cannot take the named tuple).  They are not inlined (``inline="always"``):
+numba-cuda 0.30 fails to type an inlined overload, and these are called from
+other shared functions (``distances.diff_sum``, ``updates.feature_update``,
+``pairsums.feature_pair_sums``), which the GPU compiles as device functions.
 """
 from numba import njit
 from numba.extending import register_jitable

@@ -72,7 +72,7 @@ def distance(r, j, num, nom, w, weighted):
     return l1(num[r], num[j]) + mismatches(nom[r], nom[j])
 
 
-@register_jitable
+@register_jitable(inline="always")
 def diff_sum(r, j, num, nom, group, num_sorted, num_prefix, num_start,
              num_pstart, num_count, num_both, nom_prob, nom_both, w,
              weighted, first, step):

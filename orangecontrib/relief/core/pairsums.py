@@ -52,7 +52,7 @@ def add_pair_sums(r, chosen, coef, n_chosen, data, out):
                    out[base:base + a], out[base + a:base + 2 * a])
 
 
-@register_jitable
+@register_jitable(inline="always")
 def weight_sums(coef, begin, end, w_hit, q_hit, w_miss, q_miss):
     """(W_hit, Q_hit, W_miss, Q_miss) plus sum w and sum w^2, w = |coef_e|,
     over the hits (coef_e < 0) and the misses of coef[begin:end].  Written
@@ -69,7 +69,7 @@ def weight_sums(coef, begin, end, w_hit, q_hit, w_miss, q_miss):
     return w_hit, q_hit, w_miss, q_miss
 
 
-@register_jitable
+@register_jitable(inline="always")
 def feature_pair_sums(f, r, chosen, coef, begin, end, num, nom, group,
                       num_sorted, num_prefix, num_start, num_pstart,
                       num_count, num_both, nom_prob, nom_both, s1_hit, s2_hit,

@@ -40,7 +40,7 @@ def _add_diffs_dense(num, nom, r, j, scale, out, offset):
         o[g] += scale if cr[g] != cj[g] else 0.0
 
 
-@register_jitable
+@register_jitable(inline="always")
 def target_sum(r, chosen, coef, begin, end, target, total):
     """total + sum_e |y_R - y_e| coef_e over the neighbours chosen[begin:end]
     (RReliefF's N_dC terms; the target normalised by its range).  Written
@@ -50,7 +50,7 @@ def target_sum(r, chosen, coef, begin, end, target, total):
     return total
 
 
-@register_jitable
+@register_jitable(inline="always")
 def feature_update(f, r, chosen, coef, begin, end, num, nom, group,
                    num_sorted, num_prefix, num_start, num_pstart, num_count,
                    num_both, nom_prob, nom_both, target, regression, near,

@@ -2,7 +2,8 @@
 
     python benchmarks/ab_engines.py --old 60cd2be [--new REV] \
         [--sizes cont:2000x100 gametes:1600x1000 ...] [--rounds 5] \
-        [--variants relieff drelieff pdrelieff] [--neighbours k multisurf ...]
+        [--variants relieff drelieff pdrelieff] \
+        [--neighbours k multisurf ...] [--missing 0.05] [--statistics]
 
 A change that should not cost speed (a reshape) is judged by new time / old
 time on the benchmark's data sets (``bench_relieff.make_dataset``, same
@@ -11,7 +12,9 @@ minute to minute, so both engines run in this one process, alternating within
 every round (old first in even rounds, new first in odd ones), and the ratio
 is taken of the fastest and of the median fit of each.  ``--new`` defaults to
 the working tree.  Each engine's kernels are compiled (or loaded from its
-cache) before the first round.
+cache) before the first round.  ``--missing`` blanks that share of a dense
+data set's values (the same ones for both engines: RELIEF-D's paths);
+``--statistics`` adds STIR's pair sums (``statistics=True``, ReliefF only).
 
 Each engine runs in a process of its own, and the two take turns: in one
 process, numba's dispatcher takes the two engines' named tuples of the same
@@ -64,15 +67,24 @@ def summary(seconds):
 
 
 def _worker(rev, conn):
-    """One engine in its own process: ("data", spec, seed, gametes) loads a
-    data set, ("fit", options) times one ``relieff`` on it and sends
-    (seconds, weights); None ends."""
+    """One engine in its own process: ("data", spec, seed, gametes,
+    missing) loads a data set (a share ``missing`` of its values blanked),
+    ("fit", options) times one ``relieff`` on it and sends (seconds,
+    weights); None ends."""
     core = load_core(rev)
     X = y = nominal = None
     for message in iter(conn.recv, None):
         if message[0] == "data":
-            data = make_dataset(*message[1:])
+            *spec, missing = message[1:]
+            data = make_dataset(*spec)
             X, y, nominal = data["X"], data["y"], data["nominal"]
+            if missing:
+                if not isinstance(X, np.ndarray):
+                    raise SystemExit(f"--missing needs dense data, not "
+                                     f"{spec[0]}")
+                rng = np.random.default_rng(spec[1])
+                X = X.astype(float)
+                X[rng.random(X.shape) < missing] = np.nan
             conn.send(True)
         else:
             started = time.perf_counter()
@@ -115,6 +127,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--gametes", default=GAMETES_FILE)
+    parser.add_argument("--missing", type=float, default=0.0,
+                        help="share of a dense data set's values blanked")
+    parser.add_argument("--statistics", action="store_true",
+                        help="statistics=True (STIR's sums; ReliefF only)")
     args = parser.parse_args()
     engines = {"old": Engine(args.old), "new": Engine(args.new)}
     print(f"old = {args.old}, new = {args.new or 'working tree'}; "
@@ -124,10 +140,12 @@ def main():
     print("|---|---|---|---|---|---|---|")
     for spec in args.sizes:
         for engine in engines.values():
-            engine.ask("data", spec, args.seed, args.gametes)
+            engine.ask("data", spec, args.seed, args.gametes, args.missing)
         for variant in args.variants:
             for rule in args.neighbours:
                 options = dict(variant=variant)
+                if args.statistics:
+                    options["statistics"] = True
                 if rule != "k":
                     options["neighbours"] = rule
                 calls = {name: (lambda engine=engine: engine.fit(options))

@@ -150,8 +150,17 @@ def test_selection_kernels(monkeypatch, block, kind, options):
     _assert_same(*_both(kind, n_iterations=6, **options))
 
 
-def test_statistics_pair_sums():
-    cpu, gpu = _both("mixed", statistics=True)
+@pytest.mark.parametrize("kind,options", [
+    ("mixed", {}),
+    ("missing", {}),                            # RELIEF-D's diffs
+    ("missing", dict(neighbours="multisurf")),
+    ("three_classes", dict(neighbours="surf")),
+    ("three_classes", dict(misses="any", k_nearest=3)),
+], ids=str)
+def test_statistics_pair_sums(kind, options):
+    """STIR's sums (``pairsums.feature_pair_sums``, ``weight_sums``, the
+    functions the CPU calls) on the GPU: the CPU's."""
+    cpu, gpu = _both(kind, statistics=True, **options)
     _assert_same(cpu, gpu)
     for key, value in cpu.pair_sums.items():
         np.testing.assert_allclose(gpu.pair_sums[key], value, rtol=0,
@@ -272,3 +281,18 @@ def test_simulator_is_never_auto():
     else:
         assert cuda.available()
         assert cuda.device_name()
+
+
+def test_kernels_call_the_cpu_arithmetic():
+    """The GPU's kernels take the contract's arithmetic from the CPU's
+    modules (one Python function, compiled for both targets), with no copy
+    of their own."""
+    from orangecontrib.relief.core import (cuda_kernels, distances,
+                                           pairsums, updates)
+    for module, names in ((distances, ["diff_sum"]),
+                          (updates, ["feature_update", "target_sum"]),
+                          (pairsums, ["feature_pair_sums", "weight_sums"])):
+        for name in names:
+            device = getattr(cuda_kernels, name)
+            assert getattr(device, "py_func", getattr(device, "fn", None)) \
+                is getattr(module, name), name

@@ -34,7 +34,9 @@ COMPUTE_CAPABILITIES = ((8, 0), (9, 0))
 # The argument types of each launch in core/cuda.py (CudaBackend.update_rows):
 # the data (x float64, nominal codes int32, both C-contiguous), the visits
 # (int64), float64 distance weights, int64 classes and group starts, the
-# RELIEF-D tables (float64, 3-D; int64 column map), the per-batch buffers
+# RELIEF-D tables (``prepare.MissingTables``: the sorted laws and their
+# prefix sums, float64 1-D; their starts and counts, int64 2-D; the tables
+# of both missing and of nominal laws, float64 3-D), the per-batch buffers
 # (chosen int32, counts and starts int64, the rest float64), Python ints
 # (mode, number of groups, k) and bools (flags), and a radius rule's fields
 # (neighbours.Neighbourhood: pair_mean_radius, deviations, far,
@@ -47,11 +49,12 @@ I1, I2 = types.int64[::1], types.int64[:, ::1]
 CODES = CHOSEN = types.int32[:, ::1]
 FLAG, INT, FLOAT = types.boolean, types.int64, types.float64
 RULE = (FLAG, FLOAT, FLAG, FLAG)
-# (near_missing, visit_missing, num_both, missing_col, nom_prob, nom_both)
-TABLES = (F3, F3, F3, I1, F3, F3)
+# (num_sorted, num_prefix, num_start, num_pstart, num_count, num_both,
+#  nom_prob, nom_both)
+TABLES = (F1, F1, I2, I2, I2, F3, F3, F3)
 SIGNATURES = {
     "tiled_distances": [(F2, CODES, I1, F1, F2)],
-    "pair_distances": [(F2, CODES, I1, F1, I1, FLAG) + TABLES + (F2,)],
+    "pair_distances": [(F2, CODES, I1, F1, I1) + TABLES + (F2,)],
     "k_nearest": [(F2, I1, I1, INT, INT, INT, F1, F2, I1, F2, CHOSEN, F2,
                    F2, I2)],
     "k_nearest_block": [(F2, I1, I1, INT, INT, INT, F1, F2, I1, CHOSEN, F2,
@@ -60,7 +63,7 @@ SIGNATURES = {
                       + (F1, F2, I2, CHOSEN, F2, I2, F1)],
     "within_radius_block": [(F2, I1, I1, INT, INT) + RULE
                             + (F1, F2, CHOSEN, F2, I2, F1)],
-    "updates": [(F2, CODES, I1, I1, F1, FLAG, FLAG, FLAG) + TABLES
+    "updates": [(F2, CODES, I1, I1, F1, FLAG, FLAG) + TABLES
                 + (I2, I2, CHOSEN, F2, F1, F2)],
 }
 

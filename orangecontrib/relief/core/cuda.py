@@ -11,9 +11,9 @@ fixed distance weights) visit one instance at a time with the distance
 weights of the estimate so far (``estimates.step_weights``, on the host).
 
 What it covers: dense and sparse data (sparse data is densified on the
-device), numeric and nominal features, missing values (RELIEF-D, from
-lookup tables built on the host), classification and regression, ReliefF,
-Relief-E, rank weights, every neighbourhood rule, the feedback variants,
+device), numeric and nominal features, missing values (RELIEF-D: ``diffs``'
+own functions on its tables, sent to the device), classification and
+regression, ReliefF, Relief-E, rank weights, every neighbourhood rule, the feedback variants,
 STIR's sums, m < n.  Not: compat="weka" (Weka's own loop, CPU only).
 
 Device memory: the data (n x a float64 and the nominal codes) plus, per
@@ -36,7 +36,7 @@ from numba.core import config
 from .backend import Backend
 from .options import from_environment, one_of
 from .neighbours import MODE_ANY, MODE_REGRESSION, surf_radius
-from .vectorised import class_law, dense_view, expected_diff
+from .vectorised import dense_view
 
 #: What ``device=`` accepts.
 DEVICES = ("cpu", "cuda", "auto")
@@ -186,50 +186,16 @@ def _step(cuda, name):
     PROFILE[name] += time.perf_counter() - started
 
 
-class _Tables:
-    """RELIEF-D on the device: the laws of the numeric features that have
-    missing values (``prepare.MissingTables``) as arrays the kernels look
-    up.  ``visit_missing[c, col, j]``: E|X - x_j| for X of R's class c when
-    R's value is missing; ``near_missing(rows)[b, col, c]``: E|X - x_R| for
-    X of class c when I_j's value is missing."""
-
-    def __init__(self, prep, cuda):
-        tables = prep.missing
-        n, n_classes = prep.group.shape[0], prep.n_classes
-        num = prep.num
-        self.columns = np.flatnonzero(np.isnan(num).any(axis=0)) \
-            if num.size else np.zeros(0, np.int64)
-        self.column_of = np.full(max(num.shape[1], 1), -1, np.int64)
-        self.column_of[self.columns] = np.arange(self.columns.shape[0])
-        self.prep = prep
-        visit = np.zeros((n_classes, max(len(self.columns), 1), n))
-        for col, f in enumerate(self.columns):
-            known = ~np.isnan(num[:, f])
-            for c in range(n_classes):
-                sample, prefix = class_law(tables, f, c)
-                visit[c, col, known] = expected_diff(sample, prefix,
-                                                     num[known, f])
-        self.d_visit = cuda.to_device(visit)
-        self.d_column_of = cuda.to_device(self.column_of)
-        self.d_num_both = cuda.to_device(np.ascontiguousarray(
-            tables.num_both if tables.num_both.size else np.zeros((1, 1, 1))))
-        self.d_nom_prob = cuda.to_device(np.ascontiguousarray(
-            tables.nom_prob if tables.nom_prob.size else np.zeros((1, 1, 1))))
-        self.d_nom_both = cuda.to_device(np.ascontiguousarray(
-            tables.nom_both if tables.nom_both.size else np.zeros((1, 1, 1))))
-
-    def near_missing(self, rows):
-        """(len(rows), columns, classes): E|X_c - x_R| for each visit R."""
-        prep = self.prep
-        out = np.zeros((len(rows), max(len(self.columns), 1),
-                        prep.n_classes))
-        for col, f in enumerate(self.columns):
-            xr = prep.num[rows, f]
-            known = ~np.isnan(xr)
-            for c in range(prep.n_classes):
-                sample, prefix = class_law(prep.missing, f, c)
-                out[known, col, c] = expected_diff(sample, prefix, xr[known])
-        return out
+def _device_tables(tables, cuda):
+    """RELIEF-D's tables (``prepare.MissingTables``) on the device, in their
+    order, as ``diffs``' functions take them (an empty one as a placeholder
+    of its type: the kernels never read it)."""
+    arrays = []
+    for table in tables:
+        table = np.ascontiguousarray(table)
+        arrays.append(cuda.to_device(
+            table if table.size else np.zeros((1,) * table.ndim, table.dtype)))
+    return tuple(arrays)
 
 
 class CudaBackend(Backend):
@@ -282,27 +248,17 @@ class CudaBackend(Backend):
         counts = np.bincount(prep.group, minlength=max(prep.n_classes, 1))
         self.d_group_start = cuda.to_device(
             np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
-        self.tables = _Tables(prep, cuda) if prep.has_missing else None
-        # the RELIEF-D tables the kernels read after ``near_missing`` (when
-        # there are none, placeholders of the right types)
-        t = self.tables
-        self.missing = (t.d_visit, t.d_num_both, t.d_column_of, t.d_nom_prob,
-                        t.d_nom_both) if t is not None else tuple(
-            cuda.to_device(placeholder) for placeholder in (
-                np.zeros((1, 1, 1)), np.zeros((1, 1, 1)),
-                np.zeros(1, np.int64), np.zeros((1, 1, 1)),
-                np.zeros((1, 1, 1))))
+        self.missing = _device_tables(prep.missing, cuda)
         self.d_ones = cuda.to_device(np.ones(max(a, 1)))
         self.width = setup.width + setup.n_sums
         self.d_w = cuda.device_array(max(a, 1))
-        self.d_no_near = cuda.to_device(np.zeros((1, 1, 1)))
         self.buffers, self.capacity = None, 0
 
     def close(self):
         """Release the device memory (numba frees an array when its last
         reference goes)."""
         self.buffers, self.capacity = None, 0
-        self.d_x = self.d_codes = self.tables = self.missing = None
+        self.d_x = self.d_codes = self.missing = None
         super().close()
 
     def largest_batch(self):
@@ -358,7 +314,6 @@ class CudaBackend(Backend):
         cuda, k = self.cuda, self.kernels
         setup, hood = self.setup, self.hood
         count, n = len(rows), self.n
-        tables = self.tables
         buf = self._buffers(count)
         with _step(cuda, "upload"):
             d_rows = cuda.to_device(np.ascontiguousarray(rows, np.int64))
@@ -366,12 +321,10 @@ class CudaBackend(Backend):
             if w is not None:
                 self.d_w.copy_to_device(w)
                 d_w = self.d_w
-            d_near = self.d_no_near if tables is None \
-                else cuda.to_device(tables.near_missing(rows))
         missing = self.missing
         dist = buf["dist"]
         with _step(cuda, "distances"):
-            if tables is None and w is None:
+            if not self.prep.has_missing and w is None:
                 grid = ((count + k.TILE - 1) // k.TILE,
                         (n + k.TILE - 1) // k.TILE)
                 k.tiled_distances[grid, (k.SIDE, k.SIDE)](
@@ -381,7 +334,7 @@ class CudaBackend(Backend):
                     // k.PAIRS_PER_BLOCK
                 k.pair_distances[blocks, k.PAIR_THREADS](
                     self.d_x, self.d_codes, d_rows, d_w, self.d_group,
-                    tables is not None, d_near, *missing, dist)
+                    *missing, dist)
         chosen, coef, counts = buf["chosen"], buf["coef"], buf["counts"]
         constant, starts = buf["constant"], buf["starts"]
         groups = hood.n_groups
@@ -422,9 +375,8 @@ class CudaBackend(Backend):
                     // k.FEATURES_PER_BLOCK, count)
             k.updates[grid, k.FEATURES_PER_BLOCK](
                 self.d_x, self.d_codes, d_rows, self.d_group, self.d_target,
-                setup.regression, setup.n_sums > 0, tables is not None,
-                d_near, *missing, starts, counts, chosen, coef, constant,
-                out)
+                setup.regression, setup.n_sums > 0, *missing, starts,
+                counts, chosen, coef, constant, out)
         with _step(cuda, "download"):
             return out.copy_to_host()
 

@@ -21,6 +21,14 @@ the same arithmetic as the CPU engine's, in float64:
 * ``updates``: a visit's update row, sum_j coef_j diff(A, R, I_j) (RReliefF's
   three sums, STIR's pair sums), one thread a (visit, feature).
 
+The arithmetic of a pair is the CPU's own, one Python function that numba
+compiles for both targets (``register_jitable``): the diffs with RELIEF-D
+(``diffs``, on ``MissingTables``' arrays), a pair's distance
+(``distances.diff_sum``), a feature's update (``updates.feature_update``,
+``target_sum``) and STIR's sums (``pairsums.feature_pair_sums``,
+``weight_sums``); the kernels here add the threads, tiles, shared memory and
+barriers around it.
+
 Distances are summed in another order than on the CPU, so they differ by
 rounding (~1e-16 relative); the tie rule's tolerance (TIE_RTOL = 1e-10)
 makes the neighbours the same, and the weights agree to ~1e-15.
@@ -39,6 +47,7 @@ import math
 
 from numba import cuda, float64, int32
 from numba.core import config
+from . import distances, pairsums, updates
 from .distances import TIE_RTOL
 from .neighbours import (MODE_ANY, MODE_REGRESSION, bucket, bucket_share,
                          group_of, group_sign, half_width, thresholds,
@@ -66,52 +75,14 @@ if config.ENABLE_CUDASIM:
     VISIT_THREADS = 4
 VISIT_SLOTS = VISIT_THREADS + 1     # (a constant: numba folds no sums)
 
-
-@cuda.jit(device=True, inline=True)
-def _numeric_diff(f, b, r, j, x, group, has_missing, near_missing,
-                  visit_missing, num_both, missing_col):
-    """diff(f, R, I_j) of numeric column f (range-normalised); RELIEF-D
-    where a value is missing: the expected diff from the class law of the
-    missing value (``diffs.numeric_diff``) via the tables that ``cuda.py``
-    computes (``near_missing[b, col, class]``: I_j's value missing;
-    ``visit_missing[class, col, j]``: R's)."""
-    xr = x[r, f]
-    xj = x[j, f]
-    if not has_missing or (xr == xr and xj == xj):
-        return abs(xr - xj)
-    col = missing_col[f]
-    if xr == xr:
-        return near_missing[b, col, group[j]]
-    if xj == xj:
-        return visit_missing[group[r], col, j]
-    return num_both[f, group[r], group[j]]
-
-
-@cuda.jit(device=True, inline=True)
-def _nominal_diff(g, r, j, codes, group, has_missing, nom_prob, nom_both):
-    """diff(g, R, I_j) of nominal column g (overlap); RELIEF-D where a code
-    is missing (-1): 1 - P(known code | class of the missing one)."""
-    cr = codes[r, g]
-    cj = codes[j, g]
-    if not has_missing or (cr >= 0 and cj >= 0):
-        return 1.0 if cr != cj else 0.0
-    if cr >= 0:
-        return 1.0 - nom_prob[g, group[j], cr]
-    if cj >= 0:
-        return 1.0 - nom_prob[g, group[r], cj]
-    return nom_both[g, group[r], group[j]]
-
-
-@cuda.jit(device=True, inline=True)
-def _diff(f, b, r, j, x, codes, group, has_missing, near_missing,
-          visit_missing, num_both, missing_col, nom_prob, nom_both):
-    """diff(A, R, I_j) of kernel column f (numeric columns first)."""
-    a_num = x.shape[1]
-    if f < a_num:
-        return _numeric_diff(f, b, r, j, x, group, has_missing, near_missing,
-                             visit_missing, num_both, missing_col)
-    return _nominal_diff(f - a_num, r, j, codes, group, has_missing,
-                         nom_prob, nom_both)
+# The CPU's arithmetic, the same Python functions, as device functions: the
+# CPU inlines them into its loops (``register_jitable(inline="always")``), an
+# inlining numba-cuda 0.30 fails to type, so here they are compiled by
+# ``cuda.jit`` (the functions they call are plain ``register_jitable``).
+diff_sum, feature_update, target_sum, feature_pair_sums, weight_sums = (
+    cuda.jit(device=True)(function) for function in (
+        distances.diff_sum, updates.feature_update, updates.target_sum,
+        pairsums.feature_pair_sums, pairsums.weight_sums))
 
 
 @cuda.jit
@@ -193,14 +164,14 @@ def tiled_distances(x, codes, rows, w, out):
 
 
 @cuda.jit
-def pair_distances(x, codes, rows, w, group, has_missing, near_missing,
-                   visit_missing, num_both, missing_col, nom_prob, nom_both,
-                   out):
-    """out[b, j] = sum_A w_A diff(A, R_b, I_j), any dense data (RELIEF-D),
-    LANES threads a pair (each a strided part of the features, then a tree
-    in shared memory)."""
+def pair_distances(x, codes, rows, w, group, num_sorted, num_prefix,
+                   num_start, num_pstart, num_count, num_both, nom_prob,
+                   nom_both, out):
+    """out[b, j] = sum_A w_A diff(A, R_b, I_j), any dense data (RELIEF-D
+    from the tables of ``MissingTables``), LANES threads a pair: each sums
+    a strided part of the features (``distances.diff_sum``, the CPU's own
+    function), then a tree in shared memory adds the parts."""
     n = x.shape[0]
-    a = x.shape[1] + codes.shape[1]
     partial = cuda.shared.array(PAIR_THREADS, float64)
     t = cuda.threadIdx.x
     lane = t % LANES
@@ -209,19 +180,17 @@ def pair_distances(x, codes, rows, w, group, has_missing, near_missing,
     j = pair % n
     s = 0.0
     if b < rows.shape[0]:
-        r = rows[b]
-        for f in range(lane, a, LANES):
-            wf = w[f]
-            if wf != 0.0:
-                s += wf * _diff(f, b, r, j, x, codes, group, has_missing,
-                                near_missing, visit_missing, num_both,
-                                missing_col, nom_prob, nom_both)
+        s = diff_sum(rows[b], j, x, codes, group, num_sorted, num_prefix,
+                     num_start, num_pstart, num_count, num_both, nom_prob,
+                     nom_both, w, True, lane, LANES)
     partial[t] = s
+    # every lane's part is written before the tree reads it
     cuda.syncthreads()
     step = LANES // 2
     while step > 0:
         if lane < step:
             partial[t] += partial[t + step]
+        # this level's sums are written before the next level reads them
         cuda.syncthreads()
         step //= 2
     if lane == 0 and b < rows.shape[0]:
@@ -565,64 +534,51 @@ def within_radius_block(dist, rows, group, mode, n_groups, pair_mean_radius,
 
 @cuda.jit
 def updates(x, codes, rows, group, target, regression, with_sums,
-            has_missing, near_missing, visit_missing, num_both, missing_col,
-            nom_prob, nom_both, segment_start, segment_count, chosen, coef,
-            constant, out):
+            num_sorted, num_prefix, num_start, num_pstart, num_count,
+            num_both, nom_prob, nom_both, segment_start, segment_count,
+            chosen, coef, constant, out):
     """out[b] = the update row of visit b: constant[b] + sum_j coef_j
     diff(A, R, I_j) over its neighbours (``chosen[b]``, segments
     ``segment_start[b, s]`` of ``segment_count[b, s]`` entries); RReliefF's
-    three sums in regression (``updates.update``); with ``with_sums``
-    STIR's sums after the weights (``pairsums`` layout: sum |c| d and
-    sum |c| d^2 of hits (c < 0) and of misses, then sum |c|, sum c^2 of
-    each).  One thread a (visit, feature); feature 0's thread also writes
-    the sums that are not per feature."""
+    three sums in regression; with ``with_sums`` STIR's sums after the
+    weights (``pairsums`` layout).  One thread a (visit, feature), each
+    calling the CPU's own functions (``updates.feature_update``,
+    ``pairsums.feature_pair_sums``); feature 0's thread also writes the
+    sums that are not per feature (``updates.target_sum``,
+    ``pairsums.weight_sums``)."""
     f = cuda.blockIdx.x * FEATURES_PER_BLOCK + cuda.threadIdx.x
     b = cuda.blockIdx.y
     a = x.shape[1] + codes.shape[1]
     if b >= rows.shape[0] or f >= a:
         return
     r = rows[b]
-    near = 0.0
-    joint = 0.0
-    target_sum = 0.0
-    s1_hit = 0.0
-    s2_hit = 0.0
-    s1_miss = 0.0
-    s2_miss = 0.0
-    w_hit = 0.0
-    q_hit = 0.0
-    w_miss = 0.0
-    q_miss = 0.0
+    mine, coefs = chosen[b], coef[b]
+    near = joint = target_total = 0.0
+    s1_hit = s2_hit = s1_miss = s2_miss = 0.0
+    w_hit = q_hit = w_miss = q_miss = 0.0
     for s in range(segment_start.shape[1]):
         begin = segment_start[b, s]
-        for e in range(begin, begin + segment_count[b, s]):
-            j = chosen[b, e]
-            c = coef[b, e]
-            d = _diff(f, b, r, j, x, codes, group, has_missing,
-                      near_missing, visit_missing, num_both, missing_col,
-                      nom_prob, nom_both)
-            near += c * d
-            if regression:
-                d_target = abs(target[r] - target[j])
-                joint += (d_target * c) * d
-                target_sum += d_target * c
-            if with_sums:
-                weight = abs(c)
-                if c < 0:
-                    s1_hit += weight * d
-                    s2_hit += weight * d * d
-                    w_hit += weight
-                    q_hit += weight * weight
-                else:
-                    s1_miss += weight * d
-                    s2_miss += weight * d * d
-                    w_miss += weight
-                    q_miss += weight * weight
+        end = begin + segment_count[b, s]
+        near, joint = feature_update(
+            f, r, mine, coefs, begin, end, x, codes, group, num_sorted,
+            num_prefix, num_start, num_pstart, num_count, num_both, nom_prob,
+            nom_both, target, regression, near, joint)
+        if with_sums:
+            s1_hit, s2_hit, s1_miss, s2_miss = feature_pair_sums(
+                f, r, mine, coefs, begin, end, x, codes, group, num_sorted,
+                num_prefix, num_start, num_pstart, num_count, num_both,
+                nom_prob, nom_both, s1_hit, s2_hit, s1_miss, s2_miss)
+        if f == 0 and regression:
+            target_total = target_sum(r, mine, coefs, begin, end, target,
+                                      target_total)
+        if f == 0 and with_sums:
+            w_hit, q_hit, w_miss, q_miss = weight_sums(
+                coefs, begin, end, w_hit, q_hit, w_miss, q_miss)
     if regression:
         out[b, 1 + f] = near
         out[b, 1 + a + f] = joint
         if f == 0:
-            out[b, 0] = target_sum
+            out[b, 0] = target_total
         return
     out[b, f] = constant[b] + near
     if with_sums:

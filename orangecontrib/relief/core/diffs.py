@@ -5,13 +5,24 @@ their range, so diff = |v1 - v2| (seed eq. euclidean); nominal values as codes,
 diff 0 or 1 (eq. overlap); a missing value (NaN, or code -1) by RELIEF-D
 (Kononenko 1994; seed eq. relief_d) from the class-conditional laws in
 ``MissingTables``.
+
+``expected_abs``, ``numeric_diff``, ``nominal_diff`` and ``column_diff`` are
+written once for every target (``register_jitable``): the compiled CPU loops
+and the GPU's kernels (``cuda_kernels.py``) call these same functions, and
+from Python they are plain Python (the NumPy first-use path).  They take the
+RELIEF-D tables as plain arrays, in ``MissingTables``' order (a CUDA kernel
+cannot take the named tuple).  They are not inlined (``inline="always"``):
+numba-cuda 0.30 fails to type an inlined overload, and these are called from
+other shared functions (``distances.diff_sum``, ``updates.feature_update``,
+``pairsums.feature_pair_sums``), which the GPU compiles as device functions.
 """
 from numba import njit
+from numba.extending import register_jitable
 
 JIT = dict(cache=True, nogil=True)
 
 
-@njit(**JIT)
+@register_jitable
 def expected_abs(sorted_vals, prefix, start, pstart, count, v):
     """E|X - v| for X uniform over a sorted sample (RELIEF-D, numeric):
     ``sorted_vals[start:start + count]`` with prefix sums from ``pstart``."""
@@ -29,36 +40,52 @@ def expected_abs(sorted_vals, prefix, start, pstart, count, v):
             - v * (count - below)) / count
 
 
-@njit(**JIT)
-def numeric_diff(f, a, b, ca, cb, tables):
+@register_jitable
+def numeric_diff(f, a, b, ca, cb, num_sorted, num_prefix, num_start,
+                 num_pstart, num_count, num_both):
     """diff of numeric feature f between values a and b of instances of
     classes ca and cb: |a - b|, or E|X - v| with X from the other instance's
-    class law when one is missing, E|X1 - X2| when both are."""
+    class law when one is missing, E|X1 - X2| when both are (the tables of
+    ``MissingTables``)."""
     if a == a:
         if b == b:
             return abs(a - b)
-        return expected_abs(tables.num_sorted, tables.num_prefix,
-                            tables.num_start[f, cb], tables.num_pstart[f, cb],
-                            tables.num_count[f, cb], a)
+        return expected_abs(num_sorted, num_prefix, num_start[f, cb],
+                            num_pstart[f, cb], num_count[f, cb], a)
     if b == b:
-        return expected_abs(tables.num_sorted, tables.num_prefix,
-                            tables.num_start[f, ca], tables.num_pstart[f, ca],
-                            tables.num_count[f, ca], b)
-    return tables.num_both[f, ca, cb]
+        return expected_abs(num_sorted, num_prefix, num_start[f, ca],
+                            num_pstart[f, ca], num_count[f, ca], b)
+    return num_both[f, ca, cb]
 
 
-@njit(**JIT)
-def nominal_diff(g, a, b, ca, cb, tables):
+@register_jitable
+def nominal_diff(g, a, b, ca, cb, nom_prob, nom_both):
     """diff of nominal feature g between codes a and b (-1 missing): overlap,
     1 - P(v | class of the missing one) for one missing value, 1 - sum_u
     P(u | ca) P(u | cb) for two."""
     if a >= 0:
         if b >= 0:
             return 0.0 if a == b else 1.0
-        return 1.0 - tables.nom_prob[g, cb, a]
+        return 1.0 - nom_prob[g, cb, a]
     if b >= 0:
-        return 1.0 - tables.nom_prob[g, ca, b]
-    return tables.nom_both[g, ca, cb]
+        return 1.0 - nom_prob[g, ca, b]
+    return nom_both[g, ca, cb]
+
+
+@register_jitable
+def column_diff(f, r, j, num, nom, group, num_sorted, num_prefix, num_start,
+                num_pstart, num_count, num_both, nom_prob, nom_both):
+    """diff(A, R, I_j) of kernel column f (the numeric columns of ``num``
+    first, then the nominal ones of ``nom``), with RELIEF-D where a value
+    is missing."""
+    a_num = num.shape[1]
+    if f < a_num:
+        return numeric_diff(f, num[r, f], num[j, f], group[r], group[j],
+                            num_sorted, num_prefix, num_start, num_pstart,
+                            num_count, num_both)
+    g = f - a_num
+    return nominal_diff(g, nom[r, g], nom[j, g], group[r], group[j],
+                        nom_prob, nom_both)
 
 
 @njit(**JIT)

@@ -8,6 +8,7 @@ always gets the same number.  The screens (``screens.py``, ``nominal.py``,
 """
 import numpy as np
 from numba import njit, prange
+from numba.extending import register_jitable
 
 from .diffs import JIT, nominal_diff, numeric_diff
 from .prepare import MissingTables
@@ -71,6 +72,30 @@ def distance(r, j, num, nom, w, weighted):
     return l1(num[r], num[j]) + mismatches(nom[r], nom[j])
 
 
+@register_jitable(inline="always")
+def diff_sum(r, j, num, nom, group, num_sorted, num_prefix, num_start,
+             num_pstart, num_count, num_both, nom_prob, nom_both, w,
+             weighted, first, step):
+    """sum_A w_A diff(A, R, I_j) (w_A = 1 unless ``weighted``) over the
+    kernel columns first, first + step, ... (numeric columns first, then
+    nominal; each in column order), with RELIEF-D where a value is missing
+    (the tables of ``MissingTables``).  The CPU sums every column (first =
+    0, step = 1); a GPU thread, its lane's share of them.  Written once for
+    both (``register_jitable``)."""
+    a_num = num.shape[1]
+    gr, gj = group[r], group[j]
+    s = 0.0
+    for f in range(first, a_num, step):
+        d = numeric_diff(f, num[r, f], num[j, f], gr, gj, num_sorted,
+                         num_prefix, num_start, num_pstart, num_count,
+                         num_both)
+        s += w[f] * d if weighted else d
+    for g in range((first - a_num) % step, nom.shape[1], step):
+        d = nominal_diff(g, nom[r, g], nom[j, g], gr, gj, nom_prob, nom_both)
+        s += w[a_num + g] * d if weighted else d
+    return s
+
+
 @njit(**JIT)
 def distance_row(r, data, w, weighted, out, j0, j1):
     """out[j] = sum_A w_A diff(A, R, I_j) for j in [j0, j1) (w_A = 1 unless
@@ -83,21 +108,18 @@ def distance_row(r, data, w, weighted, out, j0, j1):
 def _distances(r, num, nom, group, has_missing, tables, w, weighted, out, j0,
                j1):
     """``distance_row`` on the arrays themselves."""
-    a_num, a_nom = num.shape[1], nom.shape[1]
-    xr, cr, gr = num[r], nom[r], group[r]
+    a_num = num.shape[1]
+    xr, cr = num[r], nom[r]
     w_num, w_nom = w[:a_num], w[a_num:]
     zero = np.zeros(1, w.dtype)[0]
     for j in range(j0, j1):
         xj, cj = num[j], nom[j]
         if has_missing:
-            s = 0.0
-            gj = group[j]
-            for f in range(a_num):
-                d = numeric_diff(f, xr[f], xj[f], gr, gj, tables)
-                s += w[f] * d if weighted else d
-            for g in range(a_nom):
-                d = nominal_diff(g, cr[g], cj[g], gr, gj, tables)
-                s += w[a_num + g] * d if weighted else d
+            s = diff_sum(r, j, num, nom, group, tables.num_sorted,
+                         tables.num_prefix, tables.num_start,
+                         tables.num_pstart, tables.num_count,
+                         tables.num_both, tables.nom_prob, tables.nom_both, w,
+                         weighted, 0, 1)
         elif weighted:
             s = (l1_weighted(xr, xj, w_num, zero)
                  + mismatches_weighted(cr, cj, w_nom, zero))

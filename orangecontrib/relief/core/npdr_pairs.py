@@ -196,8 +196,10 @@ def column_diffs(f, first, second, num_t, nom_t, group, has_missing, tables,
         x = num_t[f]
         for q in range(first.shape[0]):
             i, j = first[q], second[q]
-            out[q] = numeric_diff(f, x[i], x[j], group[i], group[j],
-                                  tables) if has_missing \
+            out[q] = numeric_diff(
+                f, x[i], x[j], group[i], group[j], tables.num_sorted,
+                tables.num_prefix, tables.num_start, tables.num_pstart,
+                tables.num_count, tables.num_both) if has_missing \
                 else abs(x[i] - x[j])
         return
     g = f - a_num
@@ -205,7 +207,8 @@ def column_diffs(f, first, second, num_t, nom_t, group, has_missing, tables,
     for q in range(first.shape[0]):
         i, j = first[q], second[q]
         out[q] = nominal_diff(g, codes[i], codes[j], group[i], group[j],
-                              tables) if has_missing \
+                              tables.nom_prob, tables.nom_both) \
+            if has_missing \
             else (1.0 if codes[i] != codes[j] else 0.0)
 
 

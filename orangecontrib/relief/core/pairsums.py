@@ -14,10 +14,10 @@ S1 = sum w diff, S2 = sum w diff^2, W = sum w, Q = sum w^2; the engine adds
 the rows in visiting order like the weights' (O(a) memory per visit, no
 per-pair storage).  Dense data (with RELIEF-D for missing values).
 """
-import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
-from .diffs import JIT, nominal_diff, numeric_diff
+from .diffs import JIT, column_diff
 
 
 def width(a):
@@ -31,22 +31,67 @@ def add_pair_sums(r, chosen, coef, n_chosen, data, out):
     influences ``coef``: negative for hits) into ``out`` (module docstring
     layout)."""
     num, nom = data.num, data.nom
-    a_num = num.shape[1]
-    a = a_num + nom.shape[1]
+    a = num.shape[1] + nom.shape[1]
     out[:] = 0.0
+    out[4 * a], out[4 * a + 1], out[4 * a + 2], out[4 * a + 3] = \
+        weight_sums(coef, 0, n_chosen, 0.0, 0.0, 0.0, 0.0)
+    if data.has_missing:
+        t = data.missing
+        for f in range(a):
+            out[f], out[a + f], out[2 * a + f], out[3 * a + f] = \
+                feature_pair_sums(f, r, chosen, coef, 0, n_chosen, num, nom,
+                                  data.group, t.num_sorted, t.num_prefix,
+                                  t.num_start, t.num_pstart, t.num_count,
+                                  t.num_both, t.nom_prob, t.nom_both, 0.0,
+                                  0.0, 0.0, 0.0)
+        return
     for i in range(n_chosen):
         j, c = chosen[i], coef[i]
-        w = abs(c)
         base = 0 if c < 0 else 2 * a
-        scalars = 4 * a + (0 if c < 0 else 2)
-        out[scalars] += w
-        out[scalars + 1] += w * w
-        if data.has_missing:
-            _add_missing(r, j, w, data, out[base:base + a],
-                         out[base + a:base + 2 * a])
+        _add_dense(num[r], num[j], nom[r], nom[j], abs(c),
+                   out[base:base + a], out[base + a:base + 2 * a])
+
+
+@register_jitable(inline="always")
+def weight_sums(coef, begin, end, w_hit, q_hit, w_miss, q_miss):
+    """(W_hit, Q_hit, W_miss, Q_miss) plus sum w and sum w^2, w = |coef_e|,
+    over the hits (coef_e < 0) and the misses of coef[begin:end].  Written
+    once for the CPU and the GPU (``register_jitable``)."""
+    for e in range(begin, end):
+        c = coef[e]
+        w = abs(c)
+        if c < 0:
+            w_hit += w
+            q_hit += w * w
         else:
-            _add_dense(num[r], num[j], nom[r], nom[j], w,
-                       out[base:base + a], out[base + a:base + 2 * a])
+            w_miss += w
+            q_miss += w * w
+    return w_hit, q_hit, w_miss, q_miss
+
+
+@register_jitable(inline="always")
+def feature_pair_sums(f, r, chosen, coef, begin, end, num, nom, group,
+                      num_sorted, num_prefix, num_start, num_pstart,
+                      num_count, num_both, nom_prob, nom_both, s1_hit, s2_hit,
+                      s1_miss, s2_miss):
+    """(S1_hit, S2_hit, S1_miss, S2_miss) of kernel column f plus sum w d and
+    sum w d^2 over the hits (coef_e < 0) and the misses among the neighbours
+    chosen[begin:end], w = |coef_e|, d = diff(A, R, I_e) with RELIEF-D where
+    a value is missing.  The CPU (with missing values) and the GPU's
+    ``updates`` kernel (one thread a feature) call this one function."""
+    for e in range(begin, end):
+        c = coef[e]
+        w = abs(c)
+        d = column_diff(f, r, chosen[e], num, nom, group, num_sorted,
+                        num_prefix, num_start, num_pstart, num_count,
+                        num_both, nom_prob, nom_both)
+        if c < 0:
+            s1_hit += w * d
+            s2_hit += w * d * d
+        else:
+            s1_miss += w * d
+            s2_miss += w * d * d
+    return s1_hit, s2_hit, s1_miss, s2_miss
 
 
 @njit(**JIT)
@@ -62,20 +107,3 @@ def _add_dense(xr, xj, cr, cj, w, s1, s2):
         if cr[g] != cj[g]:
             s1[a_num + g] += w
             s2[a_num + g] += w
-
-
-@njit(**JIT)
-def _add_missing(r, j, w, data, s1, s2):
-    """The same with RELIEF-D's diffs."""
-    num, nom, group, tables = data.num, data.nom, data.group, data.missing
-    a_num = num.shape[1]
-    for f in range(a_num):
-        d = numeric_diff(f, num[r, f], num[j, f], group[r], group[j],
-                         tables)
-        s1[f] += w * d
-        s2[f] += w * d * d
-    for g in range(nom.shape[1]):
-        d = nominal_diff(g, nom[r, g], nom[j, g], group[r], group[j],
-                         tables)
-        s1[a_num + g] += w * d
-        s2[a_num + g] += w * d * d

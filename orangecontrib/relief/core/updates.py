@@ -9,8 +9,9 @@ N_dC += diff(C) d_j, N_dA += diff(A) d_j, N_dCdA += diff(C) diff(A) d_j.
 """
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
-from .diffs import JIT, from_zero, nominal_diff, numeric_diff
+from .diffs import JIT, column_diff, from_zero
 from .distances import FAST
 from .sparse import stored_range
 
@@ -39,16 +40,36 @@ def _add_diffs_dense(num, nom, r, j, scale, out, offset):
         o[g] += scale if cr[g] != cj[g] else 0.0
 
 
-@njit(**JIT)
-def _add_diffs_missing(xr, xj, cr, cj, gr, gj, tables, scale, out, offset):
-    """The same with RELIEF-D for missing values."""
-    a_num = xr.shape[0]
-    for f in range(a_num):
-        out[offset + f] += scale * numeric_diff(f, xr[f], xj[f], gr, gj,
-                                                tables)
-    for g in range(cr.shape[0]):
-        out[offset + a_num + g] += scale * nominal_diff(g, cr[g], cj[g], gr,
-                                                        gj, tables)
+@register_jitable(inline="always")
+def target_sum(r, chosen, coef, begin, end, target, total):
+    """total + sum_e |y_R - y_e| coef_e over the neighbours chosen[begin:end]
+    (RReliefF's N_dC terms; the target normalised by its range).  Written
+    once for the CPU and the GPU (``register_jitable``)."""
+    for e in range(begin, end):
+        total += abs(target[r] - target[chosen[e]]) * coef[e]
+    return total
+
+
+@register_jitable(inline="always")
+def feature_update(f, r, chosen, coef, begin, end, num, nom, group,
+                   num_sorted, num_prefix, num_start, num_pstart, num_count,
+                   num_both, nom_prob, nom_both, target, regression, near,
+                   joint):
+    """(near + sum_e coef_e d_e, joint + sum_e (|y_R - y_e| coef_e) d_e),
+    d_e = diff(A, R, I_e) of kernel column f (RELIEF-D where a value is
+    missing), over the neighbours chosen[begin:end] in order: ReliefF's
+    W[A] terms, or RReliefF's N_dA and (``regression``) N_dCdA.  The CPU's
+    update with missing values and the GPU's ``updates`` kernel (one
+    thread a feature) call this one function."""
+    for e in range(begin, end):
+        j, c = chosen[e], coef[e]
+        d = column_diff(f, r, j, num, nom, group, num_sorted, num_prefix,
+                        num_start, num_pstart, num_count, num_both, nom_prob,
+                        nom_both)
+        near += c * d
+        if regression:
+            joint += (abs(target[r] - target[j]) * c) * d
+    return near, joint
 
 
 @njit(**JIT)
@@ -139,23 +160,29 @@ def update(r, chosen, coef, n_chosen, data, regression, scratch, upd, runs):
         return
     num, nom, group, target = data.num, data.nom, data.group, data.target
     a = (upd.shape[0] - 1) // 2 if regression else upd.shape[0]
+    first = 1 if regression else 0
+    if regression:
+        upd[0] = target_sum(r, chosen, coef, 0, n_chosen, target, upd[0])
+    if data.has_missing:
+        t = data.missing
+        for f in range(a):
+            near, joint = feature_update(
+                f, r, chosen, coef, 0, n_chosen, num, nom, group,
+                t.num_sorted, t.num_prefix, t.num_start, t.num_pstart,
+                t.num_count, t.num_both, t.nom_prob, t.nom_both, target,
+                regression, upd[first + f],
+                upd[1 + a + f] if regression else 0.0)
+            upd[first + f] = near
+            if regression:
+                upd[1 + a + f] = joint
+        return
     for i in range(n_chosen):
         j = chosen[i]
-        scale, offset, d_target = coef[i], 0, 0.0
+        _add_diffs_dense(num, nom, r, j, coef[i], upd, first)
         if regression:
-            d_target = abs(target[r] - target[j])
-            upd[0] += d_target * coef[i]
-            offset = 1
-        for part in range(2 if regression else 1):
-            # (the dense call gets no missing-value tables: passing that
-            # tuple of arrays cost more than the arithmetic on 50 features)
-            if data.has_missing:
-                _add_diffs_missing(num[r], num[j], nom[r], nom[j], group[r],
-                                   group[j], data.missing, scale, upd,
-                                   offset)
-            else:
-                _add_diffs_dense(num, nom, r, j, scale, upd, offset)
-            scale, offset = d_target * coef[i], 1 + a
+            _add_diffs_dense(num, nom, r, j,
+                             abs(target[r] - target[j]) * coef[i], upd,
+                             1 + a)
 
 
 @njit(inline="always", **FAST)

@@ -35,8 +35,7 @@ from scipy.spatial.distance import cdist
 
 from . import estimates, neighbours as compiled_neighbours, npdr_pairs
 from .backend import Backend
-from .diffs import nominal_diff as compiled_nominal_diff
-from .diffs import numeric_diff as compiled_numeric_diff
+from .diffs import nominal_diff, numeric_diff
 from .distances import TIE_RTOL
 from .neighbours import (MODE_ANY, Screen, bucket_share, group_sign,
                          thresholds)
@@ -375,8 +374,6 @@ class VectorisedBackend(Backend):
 # equal the compiled ones to rounding.
 
 slot_share = interpreted(npdr_pairs.slot_share)
-numeric_diff, nominal_diff = map(interpreted, (compiled_numeric_diff,
-                                               compiled_nominal_diff))
 
 
 def npdr_rows(prep, hood, group, counts, rows):
@@ -450,12 +447,18 @@ def _npdr_column_diffs(f, first, second, num_t, nom_t, group, has_missing,
         out[:] = a != b
         missing = (a < 0) | (b < 0)
     if has_missing:
-        diff = numeric_diff if f < a_num else nominal_diff
-        column = f if f < a_num else f - a_num
+        # (``diffs``' functions are plain Python here: nothing to compile)
         for q in np.flatnonzero(missing):
             i, j = first[q], second[q]
-            out[q] = diff(column, values[i], values[j], group[i], group[j],
-                          tables)
+            if f < a_num:
+                out[q] = numeric_diff(
+                    f, values[i], values[j], group[i], group[j],
+                    tables.num_sorted, tables.num_prefix, tables.num_start,
+                    tables.num_pstart, tables.num_count, tables.num_both)
+            else:
+                out[q] = nominal_diff(f - a_num, values[i], values[j],
+                                      group[i], group[j], tables.nom_prob,
+                                      tables.nom_both)
 
 
 _NPDR_LOOPS = dict(_sums=_npdr_sums, log_likelihood=_npdr_log_likelihood,

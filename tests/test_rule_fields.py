@@ -26,7 +26,7 @@ _NAMES = "|".join(re.escape(name) for name in RULES)
 COMPARISONS = re.compile(
     r"\bRULE_(?!NAMES\b)[A-Z_]+\b"
     r"|\.rule\s*(?:==|!=|\bin\b)"
-    r"|\.code\s*(?:==|!=)"
+    r"|\b(?:rule|chosen|hood)\.code\s*(?:==|!=)"
     rf"|(?:==|!=|\bin\s*[(\[{{])\s*[\"'](?:{_NAMES})[\"']"
     rf"|[\"'](?:{_NAMES})[\"']\s*(?:==|!=)")
 
@@ -56,10 +56,10 @@ def test_the_pattern_finds_comparisons():
     not fail)."""
     for line in ("if hood.rule == RULE_K:", "rule = RULE_MULTISURF_STAR",
                  "if options.rule.name == 'surf*':", "x in ('k', 'surf')",
-                 "if entry.code != 3:", "'multisurf' == name"):
+                 "if rule.code != 3:", "'multisurf' == name"):
         assert COMPARISONS.search(line), line
     for line in ("RULE_NAMES = {}", "if hood.uses_k:", "rule(name).far",
-                 "kind == 'kernel'"):
+                 "kind == 'kernel'", "if entry.code == code:"):
         assert not COMPARISONS.search(line), line
 
 

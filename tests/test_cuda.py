@@ -294,5 +294,5 @@ def test_kernels_call_the_cpu_arithmetic():
                           (pairsums, ["feature_pair_sums", "weight_sums"])):
         for name in names:
             device = getattr(cuda_kernels, name)
-            assert getattr(device, "py_func", getattr(device, "fn", None)) \
-                is getattr(module, name), name
+            source = getattr(device, "py_func", getattr(device, "fn", None))
+            assert source.__code__ is getattr(module, name).__code__, name

@@ -44,10 +44,11 @@ The module compiles nothing until a kernel is first launched; under
 (tests).
 """
 import math
+from types import FunctionType
 
 from numba import cuda, float64, int32
 from numba.core import config
-from . import distances, pairsums, updates
+from . import diffs, distances, pairsums, updates
 from .distances import TIE_RTOL
 from .neighbours import (MODE_ANY, MODE_REGRESSION, bucket, bucket_share,
                          group_of, group_sign, half_width, thresholds,
@@ -75,14 +76,24 @@ if config.ENABLE_CUDASIM:
     VISIT_THREADS = 4
 VISIT_SLOTS = VISIT_THREADS + 1     # (a constant: numba folds no sums)
 
-# The CPU's arithmetic, the same Python functions, as device functions: the
-# CPU inlines them into its loops (``register_jitable(inline="always")``), an
-# inlining numba-cuda 0.30 fails to type, so here they are compiled by
-# ``cuda.jit`` (the functions they call are plain ``register_jitable``).
-diff_sum, feature_update, target_sum, feature_pair_sums, weight_sums = (
-    cuda.jit(device=True)(function) for function in (
-        distances.diff_sum, updates.feature_update, updates.target_sum,
-        pairsums.feature_pair_sums, pairsums.weight_sums))
+
+
+def _device(function, **calls):
+    """The CPU's ``function`` (the same Python code) as a device function,
+    calling the device functions ``calls`` where the CPU inlines its own
+    (``register_jitable(inline="always")``: an inlining numba-cuda 0.30
+    fails to type)."""
+    return cuda.jit(device=True)(FunctionType(
+        function.__code__, dict(function.__globals__, **calls),
+        function.__name__, function.__defaults__, function.__closure__))
+
+
+_column_diff = _device(diffs.column_diff)
+diff_sum, target_sum, weight_sums = (_device(function) for function in (
+    distances.diff_sum, updates.target_sum, pairsums.weight_sums))
+feature_update, feature_pair_sums = (
+    _device(function, column_diff=_column_diff) for function in (
+        updates.feature_update, pairsums.feature_pair_sums))
 
 
 @cuda.jit

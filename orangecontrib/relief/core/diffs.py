@@ -11,10 +11,10 @@ written once for every target (``register_jitable``): the compiled CPU loops
 and the GPU's kernels (``cuda_kernels.py``) call these same functions, and
 from Python they are plain Python (the NumPy first-use path).  They take the
 RELIEF-D tables as plain arrays, in ``MissingTables``' order (a CUDA kernel
-cannot take the named tuple).  They are not inlined (``inline="always"``):
-numba-cuda 0.30 fails to type an inlined overload, and these are called from
-other shared functions (``distances.diff_sum``, ``updates.feature_update``,
-``pairsums.feature_pair_sums``), which the GPU compiles as device functions.
+cannot take the named tuple).  ``column_diff`` is inlined into the CPU's
+loops (``inline="always"``; a call with a dozen arrays a diff cost 1.6x on
+STIR's sums with missing values), an inlining numba-cuda 0.30 fails to type:
+the GPU compiles it as a device function (``cuda_kernels._device``).
 """
 from numba import njit
 from numba.extending import register_jitable
@@ -72,7 +72,7 @@ def nominal_diff(g, a, b, ca, cb, nom_prob, nom_both):
     return nom_both[g, ca, cb]
 
 
-@register_jitable
+@register_jitable(inline="always")
 def column_diff(f, r, j, num, nom, group, num_sorted, num_prefix, num_start,
                 num_pstart, num_count, num_both, nom_prob, nom_both):
     """diff(A, R, I_j) of kernel column f (the numeric columns of ``num``

@@ -26,7 +26,7 @@ def help_files(source="doc/_build/htmlhelp", target="help/orange3-relief",
     return sorted(groups.items())
 
 
-# The widget pages' Markdown, which orangecontrib/relief/offline_help.py
+# The widget pages' Markdown, which orangecontrib/relief/widgets/offline_help.py
 # renders where no HTML help was built (a wheel built without Sphinx)
 MARKDOWN_HELP = help_files("doc", "help/orange3-relief/markdown",
                            ("widgets.json", "widgets/*.md",
@@ -55,7 +55,7 @@ setup(
         "AnyQt",
         "numpy",
         "scipy",
-        # numba compiles the engine's kernels (core/visits.py, core/feedback.py)
+        # numba compiles the engine's kernels (core/backends/compiled/relieff_loop.py, core/backends/compiled/feedback_loop.py)
         "numba>=0.57",
         # renders the widgets' help pages offline (offline_help.py); Orange's
         # canvas (orange-canvas-core) requires it too
@@ -70,7 +70,7 @@ setup(
         "test": ["pytest", "pytest-qt", "dask[distributed]", "numba-cuda",
                  f"nvidia-cuda-nvcc-cu12; {NVIDIA_WHEELS}",
                  f"nvidia-cuda-nvrtc-cu12; {NVIDIA_WHEELS}"],
-        # device="cuda" (core/cuda.py): numba-cuda compiles the GPU kernels.
+        # device="cuda" (core/backends/cuda/backend.py): numba-cuda compiles the GPU kernels.
         # numba-cuda 0.30.4 still calls numpy.row_stack, which numpy 2.5
         # removed: numpy below 2.5 with it (tested with numpy 2.3.5)
         "gpu": ["numba-cuda>=0.30", "numpy<2.5"],

@@ -31,7 +31,7 @@ import sys
 import time
 from pathlib import Path
 
-# the compiled kernels, never the first-use vectorised path (core/warmup.py)
+# the compiled kernels, never the first-use vectorised path (core/backends/warmup.py)
 os.environ.setdefault("ORANGE3_RELIEF_KERNELS", "compiled")
 os.environ.setdefault("ORANGE3_RELIEF_WARMUP", "0")
 

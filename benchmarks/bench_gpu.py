@@ -45,8 +45,9 @@ from scipy.stats import spearmanr  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from orangecontrib.relief import stats  # noqa: E402
-from orangecontrib.relief.core import cuda, engine  # noqa: E402
-from orangecontrib.relief.core.backend import neighbourhood  # noqa: E402
+from orangecontrib.relief.core.backends.cuda import backend as cuda
+from orangecontrib.relief.core import engine  # noqa: E402
+from orangecontrib.relief.core.backends.base import neighbourhood  # noqa: E402
 from orangecontrib.relief.core.engine import relieff  # noqa: E402
 
 K = 10

@@ -14,7 +14,7 @@ mismatches counted by popcount; else the weighted sum over the features of
 non-zero weight, four other instances at a time) and the kernel-weighted
 update over all other instances (four at a time), no screen.  ReliefF
 (k = 10, every instance visited) screens distances in float32, or counts
-nominal mismatches 64 features at a time by popcount (``core/nominal.py``),
+nominal mismatches 64 features at a time by popcount (``core/contract/nominal.py``),
 and updates from 2k neighbours only.
 
 Measured (issue 34), all cores, with the 2-core AMD EPYC quiet (load
@@ -42,7 +42,7 @@ margin at a time (the layout kept for missing values and for fewer than
 about 75 features, ``irelief.by_pairs``) took 0.119, 0.147 and 0.205 s.
 What would cut the later iterations further: a cheaper weighted distance
 in pass 1 (it must stay float64 and touch every pair: no screen), e.g.
-bit-planes with per-byte tables of the weights (``core/nominal.py`` tried
+bit-planes with per-byte tables of the weights (``core/contract/nominal.py`` tried
 them for dReliefF: 2x faster on a Zen 1, 20 % slower on an AVX-512 Xeon),
 or a vectorised exp (about 8 ms of the 45); the update itself is at the
 kernel's limit.

@@ -40,7 +40,7 @@ import time
 
 import numpy as np
 
-# the compiled kernels, never the first-use vectorised path (core/warmup.py)
+# the compiled kernels, never the first-use vectorised path (core/backends/warmup.py)
 os.environ.setdefault("ORANGE3_RELIEF_KERNELS", "compiled")
 os.environ.setdefault("ORANGE3_RELIEF_WARMUP", "0")
 

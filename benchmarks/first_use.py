@@ -8,7 +8,7 @@ empty directory, so every kernel is compiled as on a fresh machine.  The
 process imports the engine, then computes ReliefF, dReliefF and pdReliefF one
 after the other (as a user trying the three widgets would) and then each once
 more; it prints each time.  An engine that compiles its kernels in the
-background on first use (``core/warmup.py``) is then waited for, and the
+background on first use (``core/backends/warmup.py``) is then waited for, and the
 three are timed once more on the compiled kernels, whose weights are
 compared with the first ones.  ``--npdr`` times ``stats.npdr`` too, after
 the three (first call, second call, and twice once the background compiler
@@ -16,7 +16,7 @@ is done; its t statistics are compared with the first ones).  Two data sets: Ora
 x 13, mixed, with missing values) and a continuous 2,000 x 100.  ``--rev``
 measures the engine of other commits in the same run (``_engines.load_core``),
 the working tree's by default.  Measure an engine with a background compile
-(``core/warmup.py``, from ad94a1d on) as the working tree, without ``--rev``:
+(``core/backends/warmup.py``, from ad94a1d on) as the working tree, without ``--rev``:
 its warmup process imports the installed package, whose kernels a copy
 loaded under another name (``relief_core_<commit>``) does not find in the
 cache, so that copy compiles them again in its own process once the markers

@@ -1,5 +1,5 @@
 """What the check for stale cached kernels costs a process
-(``core/warmup.py``, ``check_cache``): the hash of core's sources, and
+(``core/backends/warmup.py``, ``check_cache``): the hash of core's sources, and
 finding and reading the recorded one.
 
     python benchmarks/kernel_cache_check.py [--repeat 200]
@@ -9,7 +9,7 @@ Runs once per process, at the import of ``orangecontrib.relief.core``.
 import argparse
 import timeit
 
-from orangecontrib.relief.core import warmup
+from orangecontrib.relief.core.backends import warmup
 
 
 def main():

@@ -20,7 +20,7 @@ minutes per fit.
 import argparse
 import sys
 import os
-# the compiled kernels, never the first-use vectorised path (core/warmup.py)
+# the compiled kernels, never the first-use vectorised path (core/backends/warmup.py)
 os.environ.setdefault("ORANGE3_RELIEF_KERNELS", "compiled")
 os.environ.setdefault("ORANGE3_RELIEF_WARMUP", "0")
 import time
@@ -34,7 +34,7 @@ sys.path.insert(0, str(HERE.parent))
 from ab_engines import interleaved  # noqa: E402
 from bench_relieff import GAMETES_FILE, SEED, make_dataset  # noqa: E402
 from orangecontrib.relief.core import Speedups, relieff  # noqa: E402
-from orangecontrib.relief.core import plan  # noqa: E402
+from orangecontrib.relief.core.backends.compiled import layouts  # noqa: E402
 
 SIZES = ["cont:500x50", "cont:2000x100", "cont:5000x200", "gametes:1600x1000",
          "mixed:5000x200", "sparse:5000x20000", "cont:2000x5000",
@@ -60,11 +60,11 @@ def applies(name, variant, kind, n, a):
             return not sparse
         if name == "min_form":
             return numeric and not (kind == "cont"
-                                    and a <= plan.BY_FEATURE_MAX)
+                                    and a <= layouts.BY_FEATURE_MAX)
         if name in ("float32_copy", "settle"):
             return numeric
         if name == "by_feature":
-            return kind == "cont" and a <= plan.BY_FEATURE_MAX
+            return kind == "cont" and a <= layouts.BY_FEATURE_MAX
         if name == "prefetch":
             return sparse
         if name == "block_update":      # radius rules only: rules_steps.py
@@ -75,11 +75,11 @@ def applies(name, variant, kind, n, a):
     if name in ("weighted_screen", "settle"):
         return not sparse
     if name == "uint16_copy":
-        return copy_bytes >= plan.QUANTISED_MIN_BYTES
+        return copy_bytes >= layouts.QUANTISED_MIN_BYTES
     if name == "zero_weight_skip":
         return numeric
     if name == "parallel_rows":
-        return n * a >= plan.PARALLEL_ROW_TERMS
+        return n * a >= layouts.PARALLEL_ROW_TERMS
     if name in ("running_row_sums", "prefetch"):
         return sparse
     if name == "waiting_changes":

@@ -30,8 +30,9 @@ import warnings
 import numpy as np
 
 from orangecontrib.relief import stats
-from orangecontrib.relief.npdr import (Covariates, Problem, covariate_diffs,
-                                       pair_outcome)
+from orangecontrib.relief.stats.npdr_parts import (Covariates, Problem,
+                                                   covariate_diffs,
+                                                   pair_outcome)
 
 R_FULL = r"""
 suppressMessages(library(npdr, lib.loc = "{lib}"))

@@ -10,7 +10,7 @@ Kernels are compiled first, so compile time is not counted.
 import argparse
 import sys
 import os
-# the compiled kernels, never the first-use vectorised path (core/warmup.py)
+# the compiled kernels, never the first-use vectorised path (core/backends/warmup.py)
 os.environ.setdefault("ORANGE3_RELIEF_KERNELS", "compiled")
 os.environ.setdefault("ORANGE3_RELIEF_WARMUP", "0")
 import time

@@ -23,8 +23,8 @@ from scipy.stats import spearmanr
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from orangecontrib.relief.iterated import iter_relief  # noqa: E402
-from orangecontrib.relief.vls import vls  # noqa: E402
+from orangecontrib.relief.wrappers.iterated import iter_relief  # noqa: E402
+from orangecontrib.relief.wrappers.vls import vls  # noqa: E402
 
 K = 10
 

@@ -53,9 +53,9 @@ from orangecontrib.relief.datasets import corral, led, modulo  # noqa: E402
 from orangecontrib.relief.datasets.redundant import with_copies  # noqa: E402
 from orangecontrib.relief.evaluation import (  # noqa: E402
     NN_VOTE, redundancy_level, separability, usability, wrapper_curve)
-from orangecontrib.relief.iterated import iter_relief  # noqa: E402
-from orangecontrib.relief.turf import turf  # noqa: E402
-from orangecontrib.relief.vls import vls  # noqa: E402
+from orangecontrib.relief.wrappers.iterated import iter_relief  # noqa: E402
+from orangecontrib.relief.wrappers.turf import turf  # noqa: E402
+from orangecontrib.relief.wrappers.vls import vls  # noqa: E402
 
 GAMETES = "GAMETES_Epistasis_2-Way_20atts_0.4H_EDM-1_1.tsv"
 METHODS = ("ReliefF", "dReliefF", "pdReliefF", "I-RELIEF", "Iter(ReliefF)",

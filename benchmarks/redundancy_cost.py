@@ -18,7 +18,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from orangecontrib.relief.core import relieff  # noqa: E402
-from orangecontrib.relief.redundancy import relief_redundancy  # noqa: E402
+from orangecontrib.relief.stats.redundancy import relief_redundancy  # noqa: E402
 
 
 def best_time(function, repeats):

@@ -36,7 +36,7 @@ from Orange.data import Domain  # noqa: E402
 
 import redundancy_selection as selection  # noqa: E402
 from orangecontrib.relief.evaluation import redundancy_level  # noqa: E402
-from orangecontrib.relief.redundancy import relief_redundancy  # noqa: E402
+from orangecontrib.relief.stats.redundancy import relief_redundancy  # noqa: E402
 
 TOP = 50
 K = 10

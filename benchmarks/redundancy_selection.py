@@ -50,7 +50,7 @@ from orangecontrib.relief.datasets import (led, lung_cancer,  # noqa: E402
 from orangecontrib.relief.datasets.redundant import with_copies  # noqa: E402
 from orangecontrib.relief.evaluation import (  # noqa: E402
     NN_VOTE, redundancy_level, wrapper_curve)
-from orangecontrib.relief.redundancy import relief_redundancy  # noqa: E402
+from orangecontrib.relief.stats.redundancy import relief_redundancy  # noqa: E402
 
 METHODS = ("ReliefF", "dReliefF", "pdReliefF", "pd-linear", "pd-logistic",
            "I-RELIEF", "TuRF", "VLS", "mRMR", "BELIEF", "ReliefF-nonred")

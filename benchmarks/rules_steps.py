@@ -29,12 +29,13 @@ sys.path.insert(0, str(HERE))
 
 from bench_relieff import GAMETES_FILE, SEED, make_dataset  # noqa: E402
 from orangecontrib.relief.core import engine  # noqa: E402
-from orangecontrib.relief.core.distances import distance_row  # noqa: E402
-from orangecontrib.relief.core.neighbours import (  # noqa: E402
-    UNSETTLED, Exact, Screen, new_buffers, select)
-from orangecontrib.relief.core.updates import update, update_block  # noqa
-from orangecontrib.relief.core.visits import (  # noqa: E402
-    _block_distances, _screen_bound)
+from orangecontrib.relief.core.contract.distances import distance_row  # noqa: E402
+from orangecontrib.relief.core.contract.neighbours import (UNSETTLED, Exact,
+                                                           Screen, new_buffers,
+                                                           select)
+from orangecontrib.relief.core.contract.updates import update, update_block  # noqa
+from orangecontrib.relief.core.backends.compiled.relieff_loop import (_block_distances,
+                                                                      _screen_bound)
 
 
 @njit(nogil=True)

@@ -21,14 +21,14 @@ grouped visits from an 8 MB screening copy, the uint16 copy from 16 MB,
 the all-nominal fused region, sparse running sums with and without waiting,
 no screen beyond 20,000 features).  ``--list`` prints them.
 
-``--device cuda`` computes them on the GPU (``core/cuda.py``); compared with
+``--device cuda`` computes them on the GPU (``core/backends/cuda/backend.py``); compared with
 the CPU's weights of a saved run, ``--tolerance`` allows a difference up to
 that much (the GPU sums distances in another order: ~1e-15).
 """
 import argparse
 import sys
 import os
-# the compiled kernels, never the first-use vectorised path (core/warmup.py)
+# the compiled kernels, never the first-use vectorised path (core/backends/warmup.py)
 os.environ.setdefault("ORANGE3_RELIEF_KERNELS", "compiled")
 os.environ.setdefault("ORANGE3_RELIEF_WARMUP", "0")
 import time

@@ -1,5 +1,5 @@
 """The tests check the compiled kernels: a run must not take the vectorised
-path while they compile (``core/warmup.py``), nor start a background
+path while they compile (``core/backends/warmup.py``), nor start a background
 compilation.  Tests of the vectorised path and of a first use ask for them
 explicitly.  Widgets are drawn off screen (as the README's test command
 asks), so a file of tests that creates one runs without a display.
@@ -7,7 +7,7 @@ asks), so a file of tests that creates one runs without a display.
 The GPU backend's tests (``test_cuda.py``) run its kernels on an NVIDIA GPU
 where there is one (``nvidia-smi`` on the PATH), else under numba's CUDA
 simulator, which runs the same kernel code on the CPU; the simulator is
-never taken by ``device="auto"`` (``core/cuda.py``)."""
+never taken by ``device="auto"`` (``core/backends/cuda/backend.py``)."""
 import os
 import shutil
 

@@ -9,7 +9,9 @@ they run on it.  ``device="auto"`` never takes the simulator."""
 import numpy as np
 import pytest
 
-from orangecontrib.relief.core import cuda, relieff, selection
+from orangecontrib.relief.core.backends.cuda import backend as cuda
+from orangecontrib.relief.core import relieff
+from orangecontrib.relief.core.backends import selection
 
 #: device="cuda" runs here (a GPU, or numba-cuda's simulator)
 needs_cuda = pytest.mark.skipif(

@@ -16,11 +16,13 @@ import scipy.sparse as sp
 from numpy.testing import assert_array_equal
 
 from orangecontrib.relief import cli, scoring, stats
-from orangecontrib.relief.core import plan, relieff, variants
-from orangecontrib.relief.core.estimates import VARIANT_D, VARIANT_RELIEFF
+from orangecontrib.relief.core.backends.compiled import layouts
+from orangecontrib.relief.core import relieff, variants
+from orangecontrib.relief.core.contract.estimates import (VARIANT_D,
+                                                          VARIANT_RELIEFF)
 from orangecontrib.relief.core.options import check_options
-from orangecontrib.relief.core.prepare import prepare
-from orangecontrib.relief.core.selection import BACKENDS
+from orangecontrib.relief.core.contract.prepare import prepare
+from orangecontrib.relief.core.backends.selection import BACKENDS
 from orangecontrib.relief.core.speedups import ALL
 from orangecontrib.relief.core.variants import VARIANTS, Variant
 from orangecontrib.relief.distributed import check_cluster_options
@@ -279,7 +281,7 @@ def test_the_sparse_sums_wait_where_the_entry_says(name):
     y = (rng.random(30) > 0.5).astype(float)
     prep = prepare(X, y, np.zeros(8, bool), False)
     code = VARIANTS[name].code
-    *_, carry = plan.feedback(prep, code, 0.5, False, ALL, 1)
+    *_, carry = layouts.feedback(prep, code, 0.5, False, ALL, 1)
     assert (carry.lazy > 0) == VARIANTS[name].waiting_changes
 
 

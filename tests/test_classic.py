@@ -6,10 +6,15 @@ import numpy as np
 import pytest
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
-from orangecontrib.relief.classic import (
-    CCF, DistributionDifference, EntropyDistance, MantarasDistance, MyopicReliefF,
-    cross_category_importance, distribution_difference, entropy_distance,
-    mantaras_distance, myopic_relieff)
+from orangecontrib.relief.paper.classic import (CCF, DistributionDifference,
+                                                EntropyDistance,
+                                                MantarasDistance,
+                                                MyopicReliefF,
+                                                cross_category_importance,
+                                                distribution_difference,
+                                                entropy_distance,
+                                                mantaras_distance,
+                                                myopic_relieff)
 
 # Table A: [[3, 1], [1, 3]], m = 8, P(c) = P(x) = (1/2, 1/2), H(C) = H(X) = 1.
 # H(C, X) = -2 (3/8) log2(3/8) - 2 (1/8) log2(1/8) = 3 - (3/4) log2 3.

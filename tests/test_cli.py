@@ -14,7 +14,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.relief import DReliefF, PDReliefF, ReliefF, ReliefWarning
 from orangecontrib.relief.cli import main
-from orangecontrib.relief.core import cuda
+from orangecontrib.relief.core.backends.cuda import backend as cuda
 from orangecontrib.relief.datasets import DATA_DIR, corral
 from devices import needs_cuda, no_gpu, tiny  # noqa: F401
 
@@ -340,7 +340,7 @@ def test_neighbours_rule_gives_the_scorers_weights(capsys, corral_file,
 
 def test_turf_gives_the_turf_scorers_weights(capsys, corral_file,
                                              corral_table):
-    from orangecontrib.relief.turf import TuRF
+    from orangecontrib.relief.wrappers.turf import TuRF
     names = [var.name for var in corral_table.domain.attributes]
     status, out, _ = run(capsys, "score", corral_file, "--neighbours",
                          "multisurf", "--turf", "0.2", "--turf-rounds", "2",
@@ -361,7 +361,7 @@ def test_turf_removing_nothing_is_one_run_not_nan(capsys, tmp_path):
     """Issue 38, item 9: on a table of few features, ``--turf 0.1``
     printed nan and exited 0 (TuRF's last round kept every feature).  Now
     it prints the TuRF scorer's weights, none of them NaN."""
-    from orangecontrib.relief.turf import TuRF
+    from orangecontrib.relief.wrappers.turf import TuRF
     iris = Table("iris")
     one = iris.transform(Domain(iris.domain.attributes[:1],
                                 iris.domain.class_var))

@@ -423,7 +423,7 @@ def test_prepare_codes_and_ranges():
     """One pass finds each column's known count and range (NaN skipped) and
     turns nominal columns into int8 codes, or int32 past 127, -1 = missing;
     any memory layout of X gives the same."""
-    from orangecontrib.relief.core.prepare import prepare
+    from orangecontrib.relief.core.contract.prepare import prepare
     X = np.array([[0.0, 5.0, 3.0, np.nan, 7.0],
                   [1.0, np.nan, 3.0, np.nan, 2.0],
                   [np.nan, -1.0, 3.0, np.nan, 300.0],

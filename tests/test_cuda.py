@@ -1,4 +1,4 @@
-"""The GPU backend (``core/cuda.py``, ``core/cuda_kernels.py``): the same
+"""The GPU backend (``core/backends/cuda/backend.py``, ``core/backends/cuda/kernels.py``): the same
 weights as the CPU engine to 1e-12 for every variant x neighbourhood rule x
 data type, and the options around them.
 
@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 pytest.importorskip("numba.cuda", reason="needs numba-cuda (the [gpu] extra)")
 
-from orangecontrib.relief.core import cuda  # noqa: E402
+from orangecontrib.relief.core.backends.cuda import backend as cuda  # noqa: E402
 from orangecontrib.relief.core.engine import relieff  # noqa: E402
 from orangecontrib.relief.core.messages import ReliefWarning  # noqa: E402
 
@@ -229,7 +229,7 @@ def test_auto_without_a_gpu_runs_on_the_cpu_and_says_so_once(monkeypatch):
     monkeypatch.setattr(cuda, "available", lambda: False)
     monkeypatch.setattr(cuda, "unavailable_reason",
                         lambda: "no CUDA GPU was found (test)")
-    from orangecontrib.relief.core import selection
+    from orangecontrib.relief.core.backends import selection
     monkeypatch.setattr(selection, "_SAID", set())
     X, y, nominal, _ = _data("mixed")
     with pytest.warns(ReliefWarning, match="runs on the CPU: no CUDA GPU"):
@@ -245,7 +245,7 @@ def test_auto_takes_the_gpu_where_it_pays(monkeypatch):
     """With a GPU, "auto" takes it for ReliefF runs of AUTO_MIN_TERMS terms
     or more, and keeps small runs and the one-visit-at-a-time variants on
     the CPU, saying why once."""
-    from orangecontrib.relief.core import selection
+    from orangecontrib.relief.core.backends import selection
     monkeypatch.setattr(cuda, "available", lambda: True)
     monkeypatch.setattr(selection, "_SAID", set())
     X, y, nominal, _ = _data("mixed")
@@ -287,11 +287,12 @@ def test_kernels_call_the_cpu_arithmetic():
     """The GPU's kernels take the contract's arithmetic from the CPU's
     modules (one Python function, compiled for both targets), with no copy
     of their own."""
-    from orangecontrib.relief.core import (cuda_kernels, distances,
-                                           pairsums, updates)
+    from orangecontrib.relief.core.backends.cuda import kernels as cuda_kernels
+    from orangecontrib.relief.core.contract import (distances, pair_sums,
+                                                    updates)
     for module, names in ((distances, ["diff_sum"]),
                           (updates, ["feature_update", "target_sum"]),
-                          (pairsums, ["feature_pair_sums", "weight_sums"])):
+                          (pair_sums, ["feature_pair_sums", "weight_sums"])):
         for name in names:
             device = getattr(cuda_kernels, name)
             source = getattr(device, "py_func", getattr(device, "fn", None))

@@ -1,5 +1,5 @@
-"""The GPU kernels (``core/cuda_kernels.py``) compiled to PTX as on a GPU,
-without one: every kernel, for each set of argument types ``core/cuda.py``
+"""The GPU kernels (``core/backends/cuda/kernels.py``) compiled to PTX as on a GPU,
+without one: every kernel, for each set of argument types ``core/backends/cuda/backend.py``
 launches it with, for compute capabilities 8.0 (A100) and 9.0 (H100).
 
 numba's CUDA simulator (``test_cuda.py``) runs the kernels' logic but does
@@ -31,7 +31,7 @@ from numba import typeof, types
 ROOT = Path(__file__).resolve().parents[1]
 COMPUTE_CAPABILITIES = ((8, 0), (9, 0))
 
-# The argument types of each launch in core/cuda.py (CudaBackend.update_rows):
+# The argument types of each launch in core/backends/cuda/backend.py (CudaBackend.update_rows):
 # the data (x float64, nominal codes int32, both C-contiguous), the visits
 # (int64), float64 distance weights, int64 classes and group starts, the
 # RELIEF-D tables (``prepare.MissingTables``: the sorted laws and their
@@ -97,7 +97,7 @@ def _compile(cc):
     # answer cc instead
     numba.cuda.dispatcher.get_current_device = \
         lambda: pytypes.SimpleNamespace(compute_capability=cc)
-    from orangecontrib.relief.core import cuda_kernels
+    from orangecontrib.relief.core.backends.cuda import kernels as cuda_kernels
     assert not cuda_kernels.config.ENABLE_CUDASIM, "the simulator is on"
     kernels = sorted(
         name for name, value in vars(cuda_kernels).items()
@@ -153,7 +153,7 @@ def test_every_kernel_compiles_to_ptx(cc):
     stale = sorted(set(SIGNATURES) - set(result["kernels"]))
     assert not unlisted and not stale, (
         f"SIGNATURES must list exactly the kernels of cuda_kernels.py, with "
-        f"the argument types core/cuda.py launches them with: kernels not "
+        f"the argument types core/backends/cuda/backend.py launches them with: kernels not "
         f"listed: {unlisted}; listed, not kernels: {stale}")
     label = "sm_%d%d" % cc
     assert not result["failures"], "\n".join(
@@ -182,17 +182,17 @@ class _Recorder:
 
 
 def test_launches_match_the_signatures(monkeypatch):
-    """The argument types core/cuda.py launches each kernel with, over every
+    """The argument types core/backends/cuda/backend.py launches each kernel with, over every
     path (tiled and pair distances, the four neighbour kernels, dense,
     sparse, missing, nominal-only, regression, STIR's sums), are
     SIGNATURES' (the simulator types them as the GPU would)."""
     import numpy as np
     import scipy.sparse as sp
-    from orangecontrib.relief.core import cuda
+    from orangecontrib.relief.core.backends.cuda import backend as cuda
     from orangecontrib.relief.core.engine import relieff
     if cuda.unavailable_reason() is not None:
         pytest.skip(cuda.unavailable_reason())
-    from orangecontrib.relief.core import cuda_kernels
+    from orangecontrib.relief.core.backends.cuda import kernels as cuda_kernels
     launches = {name: set() for name in SIGNATURES}
     for name in SIGNATURES:
         monkeypatch.setattr(cuda_kernels, name, _Recorder(

@@ -21,7 +21,7 @@ from Orange.data import ContinuousVariable, Domain, Table  # noqa: E402
 from orangecontrib.relief import distributed as cluster_relief  # noqa: E402
 from orangecontrib.relief.cli import main  # noqa: E402
 from orangecontrib.relief.core import relieff  # noqa: E402
-from orangecontrib.relief.core import precompile, warmup  # noqa: E402
+from orangecontrib.relief.core.backends import precompile, warmup  # noqa: E402
 from orangecontrib.relief.scoring import (DReliefF, PDReliefF,  # noqa: E402
                                          ReliefF, RReliefF)
 
@@ -397,7 +397,7 @@ def test_the_workers_run_on_their_gpus(client):
     "auto" runs on the CPUs of workers without a GPU (the simulator is not
     one); a bad value is a ValueError."""
     pytest.importorskip("numba.cuda")
-    from orangecontrib.relief.core import cuda
+    from orangecontrib.relief.core.backends.cuda import backend as cuda
     if cuda.unavailable_reason() is not None:
         pytest.skip(cuda.unavailable_reason())
     import dask.array as da

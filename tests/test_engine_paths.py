@@ -1,6 +1,6 @@
 """The engine's one path of a run (issue 39, item 5): the device asked
 for is checked and decided once per run, and the steps every backend shares
-(``core/backend.py``) do not reach into the compiled backend's modules (the
+(``core/backends/base.py``) do not reach into the compiled backend's modules (the
 compiled backend plans its own layouts when it starts)."""
 import ast
 import sys
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from orangecontrib.relief.core import ReliefWarning, cuda, engine, relieff
-from orangecontrib.relief.core import selection
+from orangecontrib.relief.core import ReliefWarning, engine, relieff
+from orangecontrib.relief.core.backends.cuda import backend as cuda
+from orangecontrib.relief.core.backends import selection
 
 CORE = Path(cuda.__file__).parent
 # the compiled backend's own modules: its layouts (plan), loops, backend
@@ -110,5 +111,5 @@ def test_the_shared_steps_do_not_reach_into_the_compiled_backend():
     ``feedback.Carry``), which ``compiled.CompiledBackend`` plans when it
     starts."""
     reached = core_imports("backend") & COMPILED_BACKEND
-    assert not reached, f"core/backend.py imports {sorted(reached)}"
+    assert not reached, f"core/backends/base.py imports {sorted(reached)}"
     assert core_imports("compiled") >= {"plan", "visits", "feedback"}

@@ -1,5 +1,5 @@
 """The first use of an installation: results from the vectorised NumPy path
-(``core/vectorised.py``) while the numba kernels compile, equal to the
+(``core/backends/vectorised.py``) while the numba kernels compile, equal to the
 compiled kernels' (``doc/architecture.md``, "First use")."""
 import json
 import os
@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from Orange.data import Table
 
 from orangecontrib.relief.core import relieff
-from orangecontrib.relief.core import precompile, warmup
+from orangecontrib.relief.core.backends import precompile, warmup
 from problems import random_problem, sparse_problem
 
 CORE = Path(__file__).resolve().parents[1] / "orangecontrib" / "relief" / "core"
@@ -85,7 +85,7 @@ def test_vectorised_radius_rules_equal_the_compiled_kernels(rule, variant):
 
 
 def test_vectorised_path_refuses_large_sparse_data(monkeypatch):
-    from orangecontrib.relief.core import vectorised
+    from orangecontrib.relief.core.backends import vectorised
     monkeypatch.setattr(vectorised, "DENSE_MAX_VALUES", 100)
     X, y, nominal = sparse_problem(2, n=90, a=40)
     with pytest.raises(ValueError, match="kernels='compiled'"):
@@ -100,9 +100,9 @@ def test_a_run_moves_to_the_compiled_kernels_when_they_are_ready(
     """While the kernels compile, the first batches run on the vectorised
     backend; once their marker appears, the next batches run compiled, adding
     to the same sums: the weights and trace of the compiled kernels."""
-    from orangecontrib.relief.core import runtime, selection
-    from orangecontrib.relief.core.compiled import CompiledBackend
-    from orangecontrib.relief.core.vectorised import VectorisedBackend
+    from orangecontrib.relief.core.backends import runtime, selection
+    from orangecontrib.relief.core.backends.compiled.backend import (CompiledBackend)
+    from orangecontrib.relief.core.backends.vectorised import VectorisedBackend
     X, y, nominal = _problems()[1][1:4]
     checks, batches = [], []
     monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", "auto")
@@ -469,7 +469,7 @@ def test_background_compiler_compiles_npdr_kernels(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
                PYTHONPATH=str(Path(__file__).resolve().parents[1]))
     subprocess.run([sys.executable, "-m",
-                    "orangecontrib.relief.core.precompile", "--first",
+                    "orangecontrib.relief.core.backends.precompile", "--first",
                     "npdr:int8:float32", "--only-first"], env=env,
                    check=True, timeout=900)
     markers = [path.name for path in cache.glob("relief-*.ok")]
@@ -478,7 +478,7 @@ def test_background_compiler_compiles_npdr_kernels(tmp_path):
     out = _fresh_npdr(data, cache, NPDR_RUNS.replace("multisurf",
                                                      "k"))
     compiled = set(out["compiled"])
-    assert {f"orangecontrib.relief.core.npdr_pairs.{name}" for name in
+    assert {f"orangecontrib.relief.core.backends.compiled.npdr_kernels.{name}" for name in
             ("neighbour_rows", "fit", "fit_columns", "log_likelihood")} \
         <= compiled         # the compiled kernels ran...
     assert out["misses"] == {}      # ...loaded from the cache
@@ -489,26 +489,26 @@ def test_npdr_asks_the_background_compiler_for_its_kernel_set(monkeypatch):
     kernel set first and computes on the NumPy path; once that set's marker
     is there it takes the compiled kernels; ORANGE3_RELIEF_KERNELS names
     them outright."""
-    from orangecontrib.relief import npdr
-    from orangecontrib.relief.core.npdr_pairs import COMPILED
-    from orangecontrib.relief.core.prepare import prepare
-    from orangecontrib.relief.core.vectorised import NPDR_FIRST_USE
+    from orangecontrib.relief.stats import npdr_parts
+    from orangecontrib.relief.core.backends.compiled.npdr_kernels import (COMPILED)
+    from orangecontrib.relief.core.contract.prepare import prepare
+    from orangecontrib.relief.core.backends.vectorised import NPDR_FIRST_USE
     X, y, nominal = _problems()[1][1:4]
     prep = prepare(X, y, nominal, True)
     asked, compiled = [], set()
     monkeypatch.setattr(warmup, "start", lambda first: asked.append(first))
     monkeypatch.setattr(warmup, "is_compiled", compiled.__contains__)
     monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", "auto")
-    assert npdr.choose_kernels(prep, "k") is NPDR_FIRST_USE
+    assert npdr_parts.choose_kernels(prep, "k") is NPDR_FIRST_USE
     assert asked == [("npdr", "int8", "float32")]
-    assert npdr.choose_kernels(prep, "multisurf") is NPDR_FIRST_USE
+    assert npdr_parts.choose_kernels(prep, "multisurf") is NPDR_FIRST_USE
     assert asked[1] == ("npdr", "int8", "float64")
     assert set(asked) <= set(warmup.SETS)
     compiled.add(asked[0])
-    assert npdr.choose_kernels(prep, "k") is COMPILED
+    assert npdr_parts.choose_kernels(prep, "k") is COMPILED
     assert len(asked) == 2
     for name, kernels in (("compiled", COMPILED),
                           ("vectorised", NPDR_FIRST_USE)):
         monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", name)
-        assert npdr.choose_kernels(prep, "multisurf") is kernels
+        assert npdr_parts.choose_kernels(prep, "multisurf") is kernels
     assert len(asked) == 2

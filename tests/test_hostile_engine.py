@@ -11,10 +11,10 @@ from Orange.data import Domain, Table
 
 from orangecontrib.relief import ReliefF, relieff, stats
 from orangecontrib.relief.core import ReliefWarning
-from orangecontrib.relief.core.prepare import prepare
-from orangecontrib.relief.iterated import Iter, iter_relief
-from orangecontrib.relief.turf import TuRF, turf
-from orangecontrib.relief.vls import VLS, vls
+from orangecontrib.relief.core.contract.prepare import prepare
+from orangecontrib.relief.wrappers.iterated import Iter, iter_relief
+from orangecontrib.relief.wrappers.turf import TuRF, turf
+from orangecontrib.relief.wrappers.vls import VLS, vls
 from devices import needs_cuda
 
 VARIANTS = ["relieff", "drelieff", "pdrelieff"]

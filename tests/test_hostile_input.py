@@ -108,7 +108,7 @@ def test_class_that_is_no_code_is_the_class_code_error(value):
 def test_class_codes_end_below_2_to_the_31():
     """The largest class code is 2^31 - 1, as for nominal features (checked
     on the codes alone: a table with such a code would hold 2^31 counts)."""
-    from orangecontrib.relief.core.prepare import check_class_codes
+    from orangecontrib.relief.core.contract.prepare import check_class_codes
     check_class_codes(np.array([0.0, 2.0 ** 31 - 1]))
     with pytest.raises(ValueError, match="below 2\\^31"):
         check_class_codes(np.array([0.0, 2.0 ** 31]))

@@ -12,7 +12,7 @@ from irelief_reference import reference_irelief
 from orangecontrib.relief.core import irelief as irelief_module
 from orangecontrib.relief.core.irelief import irelief, soft_margin
 from orangecontrib.relief.core.messages import ReliefWarning
-from orangecontrib.relief.core.prepare import prepare
+from orangecontrib.relief.core.contract.prepare import prepare
 from problems import random_problem
 
 # The hand case: two numeric features of range 1, classes 0 (A, B) and 1

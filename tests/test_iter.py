@@ -1,9 +1,9 @@
-"""Iter (orangecontrib/relief/iterated.py): the rule that turns weights into
+"""Iter (orangecontrib/relief/wrappers/iterated.py): the rule that turns weights into
 distance weights, the runs and their stopping rule."""
 import numpy as np
 import pytest
 
-from orangecontrib.relief.iterated import _runs, transformed
+from orangecontrib.relief.wrappers.iterated import _runs, transformed
 
 
 def test_transformed_weights():
@@ -76,7 +76,7 @@ def test_options_are_checked(options, message):
 import scipy.sparse as sp  # noqa: E402
 
 from orangecontrib.relief.core import relieff  # noqa: E402
-from orangecontrib.relief.iterated import iter_relief  # noqa: E402
+from orangecontrib.relief.wrappers.iterated import iter_relief  # noqa: E402
 from problems import random_problem  # noqa: E402
 from reference import reference_relief  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""numba's cache and the engine's sources (``core/warmup.py``,
+"""numba's cache and the engine's sources (``core/backends/warmup.py``,
 ``check_cache``): numba keys a kernel's cache entry on the file that defines
 it only, so after an edit (or a ``git pull``) of a module whose functions a
 kernel of another module calls, it loaded kernels compiled from the old
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from orangecontrib.relief.core import precompile, warmup
+from orangecontrib.relief.core.backends import precompile, warmup
 
 PACKAGE = Path(__file__).resolve().parents[1] / "orangecontrib"
 
@@ -25,8 +25,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "orangecontrib"
 PROBE = textwrap.dedent("""
     from numba import njit
 
-    from .diffs import JIT
-    from .estimates import blend
+    from .contract.diffs import JIT
+    from .contract.estimates import blend
 
 
     @njit(**JIT)
@@ -87,7 +87,7 @@ def _result(process):
 
 def _edit_estimates(copy):
     """blend's last line returns 0.25 instead of 0.0 (in the copy only)."""
-    path = copy / "orangecontrib/relief/core/estimates.py"
+    path = copy / "orangecontrib/relief/core/contract/estimates.py"
     source = path.read_text()
     assert OLD_END in source
     path.write_text(source.replace(OLD_END, NEW_END))
@@ -144,6 +144,7 @@ def test_clear_stale_deletes_only_the_old_kernels_and_markers(
     kernels.mkdir()
     cache.mkdir()
     monkeypatch.setattr(warmup, "kernel_dir", lambda: kernels)
+    monkeypatch.setattr(warmup, "kernel_dirs", lambda: [kernels])
     monkeypatch.setattr(warmup, "_cache_dir", lambda: cache)
     monkeypatch.setattr(warmup, "_running_sources", lambda: "new")
     monkeypatch.setattr(warmup, "_fingerprint",

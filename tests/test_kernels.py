@@ -6,11 +6,13 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core import Speedups, relieff
-from orangecontrib.relief.core import (backend, estimates, feedback,
-                                       neighbours, nominal, plan, runtime,
-                                       screens, sparse)
-from orangecontrib.relief.core.distances import distance
-from orangecontrib.relief.core.prepare import prepare
+from orangecontrib.relief.core.backends import base, runtime
+from orangecontrib.relief.core.contract import (estimates, neighbours, nominal,
+                                                sparse)
+from orangecontrib.relief.core.backends.compiled import (feedback_loop as feedback,
+                                                         layouts, screens)
+from orangecontrib.relief.core.contract.distances import distance
+from orangecontrib.relief.core.contract.prepare import prepare
 from problems import random_problem, sparse_problem
 from reference import reference_relief
 
@@ -47,8 +49,8 @@ def test_every_speedup_off_gives_the_same_weights(variant, monkeypatch):
     once): the same weights and traces, bit for bit, on numeric, mixed,
     nominal, sparse and regression data, with the uint16 copy forced on for
     the small data."""
-    monkeypatch.setattr(plan, "QUANTISED_MIN_BYTES", 40_000)
-    monkeypatch.setattr(plan, "PARALLEL_ROW_TERMS", 0)
+    monkeypatch.setattr(layouts, "QUANTISED_MIN_BYTES", 40_000)
+    monkeypatch.setattr(layouts, "PARALLEL_ROW_TERMS", 0)
     off = [Speedups(**{name: False}) for name in Speedups._fields]
     off.append(Speedups(*[False] * len(Speedups._fields)))
     for name, X, y, nominal_, options in _problems():
@@ -71,7 +73,7 @@ def test_blocking_and_tiling_do_not_change_the_weights(monkeypatch):
     one-row-at-a-time run."""
     X, y, nominal_ = random_problem(6, n=71, a=6, missing=0.0)
     reference = reference_relief(X, y, nominal_, k=4)
-    monkeypatch.setattr(plan, "BY_FEATURE_TILE", 16)
+    monkeypatch.setattr(layouts, "BY_FEATURE_TILE", 16)
     numeric = np.zeros(6, bool)     # numeric data is screened by feature
     reference_numeric = reference_relief(X, y, numeric, k=4)
     for n_jobs in (1, 2):
@@ -96,16 +98,16 @@ def test_float32_screen_chooses_the_float64_neighbours(variant, monkeypatch):
                                variant=variant, k=3)
     assert np.abs(rounded - expected).max() > 1e-3
     prep = prepare(X, y, numeric, False)
-    copy = plan.screening(prep, ALL).copy
+    copy = layouts.screening(prep, ALL).copy
     assert copy.dtype == np.float32 and copy.shape == X.shape
-    assert plan.blocks(prep, ALL).copy.dtype == np.float32
+    assert layouts.blocks(prep, ALL).copy.dtype == np.float32
     for n_jobs in (1, 2):
         w = relieff(X, y, numeric, variant=variant, k_nearest=3,
                     n_jobs=n_jobs).weights
         np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
     if variant != "relieff":            # the uint16 screen
-        monkeypatch.setattr(plan, "QUANTISED_MIN_BYTES", 0)
-        assert plan.screening(prep, ALL).copy.dtype == np.uint16
+        monkeypatch.setattr(layouts, "QUANTISED_MIN_BYTES", 0)
+        assert layouts.screening(prep, ALL).copy.dtype == np.uint16
         w = relieff(X, y, numeric, variant=variant, k_nearest=3).weights
         np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
     else:   # ReliefF's row-major blocks (min form) instead of by feature
@@ -115,8 +117,8 @@ def test_float32_screen_chooses_the_float64_neighbours(variant, monkeypatch):
                         speedups=speedups).weights
             np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
     # no float32 copy (ReliefF's blocks read the float64 data)
-    monkeypatch.setattr(plan, "SCREEN_MAX_FEATURES", 0)
-    assert plan.blocks(prep, ALL).copy.dtype == np.float64
+    monkeypatch.setattr(layouts, "SCREEN_MAX_FEATURES", 0)
+    assert layouts.blocks(prep, ALL).copy.dtype == np.float64
     w = relieff(X, y, numeric, variant=variant, k_nearest=3).weights
     np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
 
@@ -141,11 +143,11 @@ def test_screened_runs_agree_with_reference(kinds, variant, monkeypatch):
     nominal_[:] = {"numeric": False, "nominal": True, "mixed": nominal_}[kinds]
     X[:, nominal_] = np.minimum(X[:, nominal_], 2)    # codes 0..2
     prep = prepare(X, y, nominal_, False)
-    assert plan.screening(prep, ALL).copy.shape[0] == 60
+    assert layouts.screening(prep, ALL).copy.shape[0] == 60
     expected = reference_relief(X, y, nominal_, variant=variant, k=4)
     w = relieff(X, y, nominal_, variant=variant, k_nearest=4).weights
     np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
-    monkeypatch.setattr(plan, "QUANTISED_MIN_BYTES", 0)   # uint16 screen
+    monkeypatch.setattr(layouts, "QUANTISED_MIN_BYTES", 0)   # uint16 screen
     w = relieff(X, y, nominal_, variant=variant, k_nearest=4).weights
     np.testing.assert_allclose(w, expected, rtol=1e-10, atol=1e-12)
 
@@ -171,7 +173,7 @@ def test_screen_error_bound_holds(copy):
         X[-2, :250], X[-1, :250] = 0.0, 1.0         # range exactly [0, 1]
     prep = prepare(X, rng.integers(0, 2, n), is_nominal, False)
     num, nom = prep.num, prep.nom
-    screen_copy = (plan._quantised_copy(prep) if unit
+    screen_copy = (layouts._quantised_copy(prep) if unit
                    else num if copy == "float64"
                    else num.astype(np.float32))
     w = rng.random(a) if weighted else np.ones(a)
@@ -229,7 +231,7 @@ def test_screen_error_bound_holds(copy):
 def _feedback_state(prep, lazy):
     """A sparse feedback run's settings, screening copy, running row sums
     and carry (``plan.feedback``) with the waiting ratio ``lazy``."""
-    run, screening, tracking, carry = plan.feedback(
+    run, screening, tracking, carry = layouts.feedback(
         prep, estimates.VARIANT_D, 0.7, False, ALL, 1)
     return run, screening, tracking, carry._replace(lazy=lazy)
 
@@ -246,7 +248,7 @@ def test_tracked_row_sums_follow_the_weights(variant, lazy_rtol):
     data = prep.data(False)
     n, a = X.shape[0], prep.n_used
     T = 0.7
-    hood = backend.neighbourhood(prep, False, "per_class", 3, False, 2.0)
+    hood = base.neighbourhood(prep, False, "per_class", 3, False, 2.0)
     _, screening, tracking, carry = _feedback_state(prep, lazy_rtol)
     run = feedback.Feedback(variant, T, False, 1)
     assert tracking.sums.shape == (2, 3, n)
@@ -362,12 +364,12 @@ def test_sparse_feedback_with_waiting_changes_equals_dense(
     X, y, nominal_ = sparse_problem(5, regression=regression)
     dense = relieff(X.toarray(), y, nominal_, variant=variant,
                     regression=regression).weights
-    start = plan.feedback
+    start = layouts.feedback
     for lazy_rtol in (0.0, 0.01, 0.3):
         def waiting(*args):
             run, screening, tracking, carry = start(*args)
             return run, screening, tracking, carry._replace(lazy=lazy_rtol)
-        monkeypatch.setattr(plan, "feedback", waiting)
+        monkeypatch.setattr(layouts, "feedback", waiting)
         sparse_w = relieff(X, y, nominal_, variant=variant,
                            regression=regression).weights
         np.testing.assert_allclose(sparse_w, dense, rtol=0, atol=1e-12)
@@ -383,7 +385,7 @@ def test_screen_order_leaves_zero_weights_out():
     n, a = 50, 40
     X = rng.random((n, a))
     prep = prepare(X, rng.integers(0, 2, n), np.zeros(a, bool), False)
-    copy = plan.screening(prep, ALL).copy
+    copy = layouts.screening(prep, ALL).copy
     original = copy.copy()
     key = rng.normal(size=a)
     w = np.where(key > 0, key, 0.0)
@@ -432,7 +434,7 @@ def test_updates_left_to_the_next_parallel_region(variant, monkeypatch):
     X, y, nominal_ = sparse_problem(4, n=90)
     dense = X.toarray()
     expected = reference_relief(dense, y, nominal_, variant=variant, k=4)
-    monkeypatch.setattr(plan, "PARALLEL_ROW_TERMS", 0)
+    monkeypatch.setattr(layouts, "PARALLEL_ROW_TERMS", 0)
     monkeypatch.setattr(runtime, "FIRST_BATCH_TERMS", 40 * 90 * X.shape[1])
     runs = [relieff(X, y, nominal_, variant=variant, k_nearest=4,
                     n_jobs=n_jobs, trace_every=7) for n_jobs in (1, 2)]
@@ -473,13 +475,13 @@ def test_neighbourhood_factors():
     classes; rank weights exp(-(r / sigma)^2)."""
     y = np.array([0, 0, 0, 1, 1, 2, 2, 2, 2, 2], float)
     prep = prepare(np.arange(20.0).reshape(10, 2), y, None, False)
-    hood = backend.neighbourhood(prep, False, "per_class", 3, True, 2.0)
+    hood = base.neighbourhood(prep, False, "per_class", 3, True, 2.0)
     assert hood.mode == neighbours.MODE_PER_CLASS and hood.n_groups == 3
     np.testing.assert_allclose(hood.class_factor[0], [3 / 7, 2 / 7, 5 / 7])
     np.testing.assert_allclose(hood.rank_weights,
                                np.exp(-(np.arange(3) / 2.0) ** 2))
     two = prepare(np.arange(8.0).reshape(4, 2), [0, 1, 1, 0], None, False)
-    assert backend.neighbourhood(two, False, "any", 1, False, 2.0) \
+    assert base.neighbourhood(two, False, "any", 1, False, 2.0) \
         .class_factor[0, 1] == 1.0
 
 
@@ -489,7 +491,7 @@ def test_radius_updates_count_past_the_int16_range():
     that differ from R in every nominal feature (one visit at a time,
     ``_update_in_runs``, and a block of visits, ``update_block``) counts
     them all, and the numeric diffs along."""
-    from orangecontrib.relief.core import updates
+    from orangecontrib.relief.core.contract import updates
     n = 70_001
     num = np.zeros((n + 1, 1))
     num[1:, 0] = 0.5

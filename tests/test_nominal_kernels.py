@@ -1,4 +1,4 @@
-"""Tests of the nominal-feature kernels (``core/nominal.py``): bit-planes with
+"""Tests of the nominal-feature kernels (``core/contract/nominal.py``): bit-planes with
 popcount for unweighted mismatch counts, against a naive numpy reference."""
 import math
 import os
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from orangecontrib.relief.core import nominal
+from orangecontrib.relief.core.contract import nominal
 
 A_NOMS = [1, 63, 64, 65, 1000]
 KINDS = ["binary", "ternary", "mixed", "int8max", "int32big"]

@@ -5,8 +5,11 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core import relieff
-from orangecontrib.relief.redundancy import (
-    THRESHOLD, relief_redundancy, select_non_redundant, update_redundancy, visit_updates)
+from orangecontrib.relief.stats.redundancy import (THRESHOLD,
+                                                   relief_redundancy,
+                                                   select_non_redundant,
+                                                   update_redundancy,
+                                                   visit_updates)
 
 
 def test_visit_updates_recover_the_mean():

@@ -9,11 +9,12 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import stats as scipy_stats
 
-from orangecontrib.relief import npdr, stats
+from orangecontrib.relief.stats import npdr_parts
+from orangecontrib.relief import stats
 from orangecontrib.relief.core import ReliefWarning
-from orangecontrib.relief.core.vectorised import NPDR_FIRST_USE
+from orangecontrib.relief.core.backends.vectorised import NPDR_FIRST_USE
 from orangecontrib.relief.datasets import confounded
-from orangecontrib.relief.npdr import Covariates, Permuter, strata
+from orangecontrib.relief.stats.npdr_parts import Covariates, Permuter, strata
 from npdr_reference import reference_npdr
 
 
@@ -109,7 +110,7 @@ def test_first_use_kernels_equal_the_compiled_ones(case, monkeypatch):
     def rows(*args):
         visits.append(args[-1].shape[0])
         return NPDR_FIRST_USE.rows(*args)
-    monkeypatch.setattr(npdr, "NPDR_FIRST_USE",
+    monkeypatch.setattr(npdr_parts, "NPDR_FIRST_USE",
                         NPDR_FIRST_USE._replace(rows=rows))
     results = {}
     for kernels in ("compiled", "vectorised"):
@@ -417,7 +418,8 @@ def test_class_draws_from_the_covariates_model():
     logistic regression of the class on the covariates -- the maximum
     likelihood fit (its score is 0), so the draws keep the share of each
     class among the instances of each covariate value."""
-    from orangecontrib.relief.npdr import class_probabilities, design
+    from orangecontrib.relief.stats.npdr_parts import (class_probabilities,
+                                                       design)
     rng = np.random.default_rng(0)
     group = rng.integers(0, 2, 400)
     y = np.where(rng.random(400) < np.where(group == 1, 0.8, 0.3), 2.0, 5.0)

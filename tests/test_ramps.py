@@ -4,8 +4,11 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core import relieff
-from orangecontrib.relief.core.estimates import (
-    VARIANT_D, VARIANT_PD, VARIANT_PD_LINEAR, VARIANT_PD_LOGISTIC, blend)
+from orangecontrib.relief.core.contract.estimates import (VARIANT_D,
+                                                          VARIANT_PD,
+                                                          VARIANT_PD_LINEAR,
+                                                          VARIANT_PD_LOGISTIC,
+                                                          blend)
 
 
 def test_blend_by_hand():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief import ReliefF, ReliefWarning, datasets
-from orangecontrib.relief import reproduce
+from orangecontrib.relief.paper import reproduce
 from orangecontrib.relief.evaluation import weight_quality, wrapper_curve
 
 

@@ -133,7 +133,7 @@ def test_a_rule_defined_by_fields_alone(field_rule, variant, monkeypatch):
     assert_allclose(first_use, compiled, atol=1e-12, rtol=0)
     assert np.abs(compiled - registered).max() > 1e-3
     pytest.importorskip("numba.cuda")
-    from orangecontrib.relief.core import cuda
+    from orangecontrib.relief.core.backends.cuda import backend as cuda
     if cuda.unavailable_reason() is not None:
         pytest.skip(cuda.unavailable_reason())
     for block in (True, False):

@@ -8,11 +8,12 @@ import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose
 
-from orangecontrib.relief.core import plan, relieff
+from orangecontrib.relief.core.backends.compiled import layouts
+from orangecontrib.relief.core import relieff
 from orangecontrib.relief.core.rules import RULES as RULE_REGISTRY
-from orangecontrib.relief.core.prepare import prepare
+from orangecontrib.relief.core.contract.prepare import prepare
 from orangecontrib.relief.core.speedups import Speedups
-from orangecontrib.relief.turf import turf
+from orangecontrib.relief.wrappers.turf import turf
 from rules_reference import reference_rules, reference_turf
 
 RULES = ["surf", "surf*", "multisurf", "multisurf*"]
@@ -186,15 +187,15 @@ def test_blocks_of_visits_change_no_weight(rule, kind, together,
     (``Speedups(blocks=False)``, and ``block_update=False``), on one and two
     threads, with all n or 37 sampled visits (two blocks, a block of four
     and a single visit), and the reference's weights."""
-    monkeypatch.setattr(plan, "BLOCK_UPDATE_MIN_BYTES",
+    monkeypatch.setattr(layouts, "BLOCK_UPDATE_MIN_BYTES",
                         0 if together else 10 ** 12)
     X, y, nominal, _ = _data("numeric" if kind == "three classes" else kind,
                              seed=6, n=75, a=7)
     if kind == "three classes":
         y[X[:, 2] > 0.7] = 2
     prep = prepare(X, y, nominal, False)
-    blocks = plan.blocks(prep, Speedups(), RULE_REGISTRY[rule].uses_k)
-    assert blocks.size == plan.RADIUS_BLOCK_VISITS > 4
+    blocks = layouts.blocks(prep, Speedups(), RULE_REGISTRY[rule].uses_k)
+    assert blocks.size == layouts.RADIUS_BLOCK_VISITS > 4
     assert blocks.update_together == together
     for m in (None, 37):
         one_at_a_time = relieff(X, y, nominal, neighbours=rule, n_iterations=m,

@@ -7,11 +7,12 @@ the CPU's numbers."""
 import numpy as np
 import pytest
 
-from orangecontrib.relief.core.diffs import column_diff
-from orangecontrib.relief.core.distances import diff_sum, distance_row
-from orangecontrib.relief.core.pairsums import feature_pair_sums, weight_sums
-from orangecontrib.relief.core.prepare import prepare
-from orangecontrib.relief.core.updates import feature_update
+from orangecontrib.relief.core.contract.diffs import column_diff
+from orangecontrib.relief.core.contract.distances import diff_sum, distance_row
+from orangecontrib.relief.core.contract.pair_sums import (feature_pair_sums,
+                                                          weight_sums)
+from orangecontrib.relief.core.contract.prepare import prepare
+from orangecontrib.relief.core.contract.updates import feature_update
 
 
 def _prepared(seed=1, n=30):

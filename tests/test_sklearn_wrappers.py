@@ -12,11 +12,11 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from orangecontrib.relief.iterated import iter_relief
+from orangecontrib.relief.wrappers.iterated import iter_relief
 from orangecontrib.relief.sklearn import (IterSelector, ReliefFSelector,
                                           TuRFSelector, VLSSelector)
-from orangecontrib.relief.turf import turf
-from orangecontrib.relief.vls import vls
+from orangecontrib.relief.wrappers.turf import turf
+from orangecontrib.relief.wrappers.vls import vls
 from test_sklearn import xor_data
 
 

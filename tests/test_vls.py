@@ -1,4 +1,4 @@
-"""VLS (orangecontrib/relief/vls.py): its subsets, each feature's best
+"""VLS (orangecontrib/relief/wrappers/vls.py): its subsets, each feature's best
 score, the Orange wrapper, and agreement with scikit-rebate."""
 import random
 
@@ -7,7 +7,7 @@ import pytest
 
 from orangecontrib.relief import VLS
 from orangecontrib.relief.core import relieff
-from orangecontrib.relief.vls import feature_subsets, vls
+from orangecontrib.relief.wrappers.vls import feature_subsets, vls
 
 
 def continuous_problem(n=80, a=13, seed=0):

@@ -1,5 +1,5 @@
 """compat="weka": Weka 3.9.7's ReliefFAttributeEval reproduced by the engine
-(core/weka.py), checked against every golden value Weka made
+(core/backends/weka.py), checked against every golden value Weka made
 (tests/data/weka/*.weka.tsv, tests/data/*.weka.tsv) through the numpy API and
 the Orange scorers, and against the slow reference (weka_reference.py) on
 random tables made to be hard: ties, missing values, constant, tiny-range and
@@ -13,8 +13,8 @@ from Orange.data import (ContinuousVariable, DiscreteVariable, Domain, Table,
                          TimeVariable)
 
 from orangecontrib.relief import DReliefF, PDReliefF, ReliefF, relieff
-from orangecontrib.relief.core.weka import (java_next_ints, java_seed,
-                                            visiting_order, weka_sort)
+from orangecontrib.relief.core.backends.weka import (java_next_ints, java_seed,
+                                                     visiting_order, weka_sort)
 from test_weka_reference import (DATA, OLD_TABLES, OPTIONS, WEKA, WEKA_TABLES,
                                  load, read_golden)
 from weka_reference import JavaRandom

@@ -8,7 +8,8 @@ Importing this package does not import Orange (importing Orange costs
 
 * the Orange scorers (``ReliefF``, ``DReliefF``, ``PDReliefF``, ``RReliefF``,
   ``IReliefF``, and the wrappers ``TuRF``, ``Iter`` and ``VLS``) are loaded from
-  :mod:`.scoring`, :mod:`.turf`, :mod:`.iterated` and :mod:`.vls` on first
+  :mod:`.scoring`, :mod:`.wrappers.turf`, :mod:`.wrappers.iterated`
+  and :mod:`.wrappers.vls` on first
   access (PEP 562 ``__getattr__``);
 * the ``.arff`` reader/writer (:mod:`.io.arff`) is registered with
   ``Orange.data.io.FileFormat`` as soon as Orange's ``Orange.data.io`` is
@@ -21,6 +22,9 @@ import importlib.abc
 import sys
 import warnings
 
+from . import moved
+moved.install()    # the old module paths import (doc/architecture.md)
+
 from .core import ReliefResult, ReliefWarning, relieff
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
@@ -29,7 +33,8 @@ __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
 
 _SCORERS = frozenset(("ReliefF", "DReliefF", "PDReliefF", "RReliefF",
                       "IReliefF"))
-_WRAPPERS = {"TuRF": ".turf", "Iter": ".iterated", "VLS": ".vls"}
+_WRAPPERS = {"TuRF": ".wrappers.turf", "Iter": ".wrappers.iterated",
+             "VLS": ".wrappers.vls"}
 # Submodules that used to be imported eagerly, hence reachable as attributes.
 _SUBMODULES = frozenset(("scoring", "io", "distributed"))
 

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from orangecontrib.relief.core import cuda
+from orangecontrib.relief.core.backends.cuda import backend as cuda
 from orangecontrib.relief.core import quiet_warnings, ranking as core_ranking
 from orangecontrib.relief.datasets import corral
 from orangecontrib.relief.distributed import check_cluster_options
@@ -40,8 +40,8 @@ from orangecontrib.relief.scoring import (DReliefF, IReliefF, PDReliefF,
                                           ReliefF, covariates_to_metas)
 from orangecontrib.relief.stats import (NPDR_DEFAULT, TESTS, find_test,
                                        unreachable_threshold)
-from orangecontrib.relief.turf import TuRF
-from orangecontrib.relief.redundancy import THRESHOLD, TOP
+from orangecontrib.relief.wrappers.turf import TuRF
+from orangecontrib.relief.stats.redundancy import THRESHOLD, TOP
 
 METHODS = {"relieff": ReliefF, "drelieff": DReliefF, "pdrelieff": PDReliefF,
            "irelief": IReliefF}

@@ -34,15 +34,15 @@ import threading
 import numpy as np
 
 from .core import collect_warnings, engine
-from .core.backend import Backend, start
-from .core.compiled import relieff_job, visit_updates
-from .core.cuda import CudaBackend, check_device
-from .core import cuda
-from .core.estimates import estimate
+from .core.backends.base import Backend, start
+from .core.backends.compiled.backend import relieff_job, visit_updates
+from .core.backends.cuda.backend import CudaBackend, check_device
+from .core.backends.cuda import backend as cuda
+from .core.contract.estimates import estimate
 from .core.messages import warn
 from .core.options import whole_number
-from .core.prepare import NO_SPARSE
-from .core.runtime import BATCH_BYTES, trace_steps
+from .core.contract.prepare import NO_SPARSE
+from .core.backends.runtime import BATCH_BYTES, trace_steps
 from .core import variants
 
 __all__ = ["relieff", "check_cluster_options", "DaskBackend"]

@@ -19,12 +19,12 @@ from Orange.preprocess.score import Scorer
 
 from . import distributed, stats
 from .core import ReliefResult, relieff
-from .core.cuda import check_device
+from .core.backends.cuda.backend import check_device
 from .core.messages import warn
 from .core.options import check_options
 from .core.rules import RULES
 from .distributed import check_cluster_options
-from .redundancy import THRESHOLD, TOP, relief_redundancy
+from .stats.redundancy import THRESHOLD, TOP, relief_redundancy
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
            "RULE_NAMES", "has_instance_weights",

@@ -35,14 +35,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import stats
 from .core import ranking, relieff
-from .core.cuda import check_device
+from .core.backends.cuda.backend import check_device
 from .core.options import is_real, is_whole, whole_number
 from .core.registry import lookup
 from .core.variants import variant as variant_named
-from .iterated import iter_relief
-from .turf import turf
-from .vls import vls
-from .redundancy import THRESHOLD, TOP, relief_redundancy
+from .wrappers.iterated import iter_relief
+from .wrappers.turf import turf
+from .wrappers.vls import vls
+from .stats.redundancy import THRESHOLD, TOP, relief_redundancy
 
 try:
     from sklearn.utils.validation import validate_data
@@ -275,7 +275,7 @@ class ReliefFSelector(_RankingSelector):
         whose per-visit updates follow those of a kept one (correlation of
         the update sequences >= ``redundancy_threshold``, measured in the
         same run among the top max(50, ``n_features_to_select_``) features;
-        ``orangecontrib.relief.redundancy``).  Exact, noisy, monotone and
+        ``orangecontrib.relief.stats.redundancy``).  Exact, noisy, monotone and
         discretised copies are skipped; interacting features (XOR) are
         not redundant and are both kept.  Classification, visiting variants
         (not I-RELIEF); not with ``threshold`` or ``covariates``.
@@ -912,7 +912,7 @@ class _AroundRelief(_RankingSelector):
     them: around a :class:`ReliefFSelector` (``relief_object``; its options
     choose the variant, neighbourhood rule, k, nominal features, device and
     ``n_features_to_select``), they rerun its engine on parts of the data
-    (``orangecontrib.relief.turf``, ``.iterated``, ``.vls``)."""
+    (``orangecontrib.relief.wrappers.turf``, ``.iterated``, ``.vls``)."""
 
     def fit(self, X, y):
         """Estimate the weight of every feature; ``X`` and ``y`` as
@@ -971,7 +971,7 @@ class TuRFSelector(_AroundRelief):
     distances see the relevant ones.  Every round removes
     ``round(remove * n_features)`` of the *original* features, never going
     below ``n_keep``; a feature's weight is its estimate in the last round it
-    took part in (``orangecontrib.relief.turf.turf``).
+    took part in (``orangecontrib.relief.wrappers.turf.turf``).
 
     Parameters
     ----------
@@ -1053,7 +1053,7 @@ class IterSelector(_AroundRelief):
     negatives set to 0 and divided by the largest, moved only ``beta`` of the
     way from v_{i-1} from run 2 on; it stops when no weight moved by
     ``convergence_threshold`` or more, or after ``max_iter`` runs
-    (``orangecontrib.relief.iterated.iter_relief``, whose docstring says
+    (``orangecontrib.relief.wrappers.iterated.iter_relief``, whose docstring says
     where it differs from scikit-rebate 0.8).
 
     Parameters
@@ -1107,7 +1107,7 @@ class VLSSelector(_AroundRelief):
     On very wide data the distances are dominated by the many irrelevant
     features; a subset of ``size_feature_subset`` features sees the few
     that matter more clearly.  The subsets are drawn as scikit-rebate draws
-    them (``orangecontrib.relief.vls.feature_subsets``).
+    them (``orangecontrib.relief.wrappers.vls.feature_subsets``).
 
     Parameters
     ----------

@@ -128,7 +128,7 @@ def test_wrong_number_of_weights_and_regression(data):
 def test_classic_scorer_plugs_in(data):
     # Myopic ReliefF on all 160 rows: Correlated 0.25, A0..B1 0.1407 each (tied, kept in
     # domain order), Irrelevant 0 (see tests/test_classic.py for the closed form).
-    from orangecontrib.relief.classic import MyopicReliefF
+    from orangecontrib.relief.paper.classic import MyopicReliefF
     curve, = wrapper_curve(data, MyopicReliefF(), folds=2, protocol="paper")
     assert curve.scorer == "Myopic ReliefF"
     assert curve.feature_order == ("Correlated", "A0", "A1", "B0", "B1", "Irrelevant")

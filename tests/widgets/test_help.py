@@ -14,7 +14,7 @@ from Orange.canvas.config import Config
 import Orange.misc.environ
 
 import orangecontrib.relief.widgets as category
-from orangecontrib.relief import offline_help
+from orangecontrib.relief.widgets import offline_help
 
 DOC = Path(__file__).resolve().parents[2] / "doc"
 

@@ -24,7 +24,7 @@ from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base as widget_tests
 
 from orangecontrib.relief import scoring
-from orangecontrib.relief.core import cuda
+from orangecontrib.relief.core.backends.cuda import backend as cuda
 from orangecontrib.relief.core.rules import RULES
 from orangecontrib.relief.scoring import (DReliefF, PDReliefF, ReliefF,
                                          SelectSignificant)
@@ -461,7 +461,7 @@ class ReliefWidgetTests:
         """On a first use (kernels not compiled), the widget's status says
         the fast kernels are being prepared; the result, from the vectorised
         path, equals the compiled one."""
-        from orangecontrib.relief.core import selection, warmup
+        from orangecontrib.relief.core.backends import selection, warmup
         messages = []
         self.widget.statusMessageChanged.connect(messages.append)
         with patch.dict(os.environ, {"ORANGE3_RELIEF_KERNELS": "auto",
@@ -476,7 +476,7 @@ class ReliefWidgetTests:
     def test_placing_the_widget_starts_compiling(self):
         """A fresh installation compiles its kernels from the moment the
         first widget is placed on the canvas, before data arrives."""
-        from orangecontrib.relief.core import warmup
+        from orangecontrib.relief.core.backends import warmup
         with patch.object(warmup, "start") as start:
             self.create_widget(self.widget.__class__)
         start.assert_called_once_with()

@@ -15,15 +15,15 @@ callers that plan a run and compute it elsewhere (``stats``);
 """
 from functools import partial
 
-from .backend import finish, nothing_learnt, pair_sums_by_feature
-from .backend import start as plan_run
-from .compiled import relieff_job
-from .cuda import check_device
+from .backends.base import finish, nothing_learnt, pair_sums_by_feature
+from .backends.base import start as plan_run
+from .backends.compiled.backend import relieff_job
+from .backends.cuda.backend import check_device
 from .irelief import irelief
 from .options import check_options
-from .runtime import Run, threads
-from .selection import local_backend, on_gpu
-from .weka import start as weka_start
+from .backends.runtime import Run, threads
+from .backends.selection import local_backend, on_gpu
+from .backends.weka import start as weka_start
 
 # (relieff_job and pair_sums_by_feature: for the callers that plan here and
 # compute elsewhere, ``stats`` and ``benchmarks/rules_steps.py``)

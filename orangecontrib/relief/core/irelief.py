@@ -94,16 +94,16 @@ import scipy.sparse as sp
 import numba
 from numba import njit, prange
 
-from .backend import to_features
-from .diffs import JIT
-from .distances import FAST, distance_row
+from .backends.base import to_features
+from .contract.diffs import JIT
+from .contract.distances import FAST, distance_row
 from .messages import warn
-from .nominal import mismatches_block4, pack_planes
+from .contract.nominal import mismatches_block4, pack_planes
 from .options import check_irelief_options
-from .prepare import Data, MissingTables, SparseRows, prepare
+from .contract.prepare import Data, MissingTables, SparseRows, prepare
 from .result import ReliefResult
-from .runtime import threads
-from .updates import update
+from .backends.runtime import threads
+from .contract.updates import update
 
 __all__ = ["irelief", "IReliefResult"]
 

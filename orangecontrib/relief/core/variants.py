@@ -13,9 +13,9 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Dict, Optional
 
-from .estimates import (VARIANT_D, VARIANT_FIXED, VARIANT_PD,
-                        VARIANT_PD_LINEAR, VARIANT_PD_LOGISTIC,
-                        VARIANT_RELIEFF)
+from .contract.estimates import (VARIANT_D, VARIANT_FIXED, VARIANT_PD,
+                                 VARIANT_PD_LINEAR, VARIANT_PD_LOGISTIC,
+                                 VARIANT_RELIEFF)
 from .registry import Entry, lookup
 
 # I-RELIEF (``irelief.py``): soft neighbourhoods iterated to a fixed point,

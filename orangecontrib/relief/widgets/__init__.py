@@ -39,7 +39,7 @@ class HelpPath:
     ONLINE = ("https://orange3-relief.readthedocs.io/en/latest/", "")
 
     def __iter__(self):
-        from orangecontrib.relief import offline_help
+        from orangecontrib.relief.widgets import offline_help
         yield from self.BUILT
         rendered = offline_help.index()
         if rendered is not None:

@@ -31,9 +31,9 @@ from Orange.widgets.settings import (ContextSetting, DomainContextHandler,
 from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.widget import Msg
 
-from orangecontrib.relief.core import cuda
+from orangecontrib.relief.core.backends.cuda import backend as cuda
 from orangecontrib.relief.core.rules import RULES
-from orangecontrib.relief.redundancy import THRESHOLD, TOP
+from orangecontrib.relief.stats.redundancy import THRESHOLD, TOP
 from orangecontrib.relief.scoring import (CovariatesToMetas, SelectNonRedundant,
                                           SelectSignificant,
                                           covariates_to_metas)

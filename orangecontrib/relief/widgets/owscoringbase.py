@@ -21,7 +21,7 @@ from Orange.widgets.settings import ContextSetting, Setting
 from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.core import warmup
+from orangecontrib.relief.core.backends import warmup
 from orangecontrib.relief.scoring import has_instance_weights
 from orangecontrib.relief.widgets.reliefviews import WeightsModel, WeightsView
 

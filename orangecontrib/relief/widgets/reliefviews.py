@@ -12,7 +12,7 @@ from Orange.widgets import gui
 from Orange.widgets.gui import BarRatioTableModel
 from Orange.widgets.utils.itemmodels import VariableListModel
 
-from orangecontrib.relief.redundancy import THRESHOLD
+from orangecontrib.relief.stats.redundancy import THRESHOLD
 from orangecontrib.relief.widgets.plotutils import CURVE_COLORS, StaticPlotView
 
 

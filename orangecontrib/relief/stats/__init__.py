@@ -43,16 +43,17 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import stats as scipy_stats
 
-from .core import engine, quiet_warnings, ranking, relieff, vectorised
-from .core.registry import Entry, lookup
-from .core.messages import warn
-from .core.options import (is_real, random_generator, results_rows,
-                           whole_number)
-from .core.rules import names, rule
-from .core.variants import VARIANTS, named
-from .npdr import (CLASS_DRAWS, Permuter, Problem, check_covariates,
-                   check_npdr_options, dense_features, one_sided_p,
-                   pair_outcome)
+from ..core import engine, quiet_warnings, ranking, relieff
+from ..core.backends import vectorised
+from ..core.registry import Entry, lookup
+from ..core.messages import warn
+from ..core.options import (is_real, random_generator, results_rows,
+                            whole_number)
+from ..core.rules import names, rule
+from ..core.variants import VARIANTS, named
+from .npdr_parts import (CLASS_DRAWS, Permuter, Problem, check_covariates,
+                         check_npdr_options, dense_features, one_sided_p,
+                         pair_outcome)
 
 __all__ = ["permutation_test", "stir", "npdr", "npdr_permutation",
            "stability", "benjamini_hochberg",

@@ -14,8 +14,8 @@ import numpy as np
 from Orange.data import Domain, Variable
 from Orange.preprocess.score import Scorer
 
-from .core import relieff
-from .core.options import whole_number
+from ..core import relieff
+from ..core.options import whole_number
 
 __all__ = ["turf", "TuRF", "Wrapper", "columns_scorer", "table_columns_scorer"]
 

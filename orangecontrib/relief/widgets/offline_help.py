@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 #: Where the Markdown sources may be: a checkout's doc/, the wheel's copy.
-SOURCES = (Path(__file__).resolve().parents[2] / "doc",
+SOURCES = (Path(__file__).resolve().parents[3] / "doc",
            Path(sysconfig.get_path("data"), "help", "orange3-relief",
                 "markdown"))
 

@@ -20,9 +20,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .diffs import JIT
-from .distances import FAST, mismatches_weighted
-from .nominal import mismatches_block4
+from ...contract.diffs import JIT
+from ...contract.distances import FAST, mismatches_weighted
+from ...contract.nominal import mismatches_block4
 
 # The feedback variants' screens walk the other rows in tiles of this many
 # bytes, which stay in cache while every visited row passes over them.

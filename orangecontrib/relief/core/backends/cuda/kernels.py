@@ -48,11 +48,11 @@ from types import FunctionType
 
 from numba import cuda, float64, int32
 from numba.core import config
-from . import diffs, distances, pairsums, updates
-from .distances import TIE_RTOL
-from .neighbours import (MODE_ANY, MODE_REGRESSION, bucket, bucket_share,
-                         group_of, group_sign, half_width, thresholds,
-                         tie_shares)
+from ...contract import diffs, distances, pair_sums, updates
+from ...contract.distances import TIE_RTOL
+from ...contract.neighbours import (MODE_ANY, MODE_REGRESSION, bucket,
+                                    bucket_share, group_of, group_sign,
+                                    half_width, thresholds, tie_shares)
 
 # tiled_distances: a block of SIDE x SIDE threads computes TILE x TILE
 # distances, each thread SUB x SUB of them, over chunks of CHUNK features
@@ -90,10 +90,10 @@ def _device(function, **calls):
 
 _column_diff = _device(diffs.column_diff)
 diff_sum, target_sum, weight_sums = (_device(function) for function in (
-    distances.diff_sum, updates.target_sum, pairsums.weight_sums))
+    distances.diff_sum, updates.target_sum, pair_sums.weight_sums))
 feature_update, feature_pair_sums = (
     _device(function, column_diff=_column_diff) for function in (
-        updates.feature_update, pairsums.feature_pair_sums))
+        updates.feature_update, pair_sums.feature_pair_sums))
 
 
 @cuda.jit

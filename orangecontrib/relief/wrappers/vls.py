@@ -26,7 +26,7 @@ import random
 
 import numpy as np
 
-from .core.options import is_whole, whole_number
+from ..core.options import is_whole, whole_number
 from .turf import Wrapper, columns_scorer, table_columns_scorer
 
 __all__ = ["vls", "VLS", "feature_subsets"]

@@ -24,12 +24,13 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-from .backend import Backend, Setup
-from .estimates import distance_weights
-from .options import is_whole, whole_number
-from .prepare import (check_class_codes, check_finite, check_size,
-                      checked_inputs, code_error, column_stats, range_scale)
-from .result import ReliefResult
+from .base import Backend, Setup
+from ..contract.estimates import distance_weights
+from ..options import is_whole, whole_number
+from ..contract.prepare import (check_class_codes, check_finite, check_size,
+                                checked_inputs, code_error, column_stats,
+                                range_scale)
+from ..result import ReliefResult
 from .runtime import BATCH_BYTES, in_threads, pool
 
 # A division by zero gives inf or NaN, as in Java (0/0: a constant target).

@@ -4,11 +4,11 @@ numba compiles a kernel at its first call and keeps it in a cache on disk
 (``cache=True``); a fresh installation has none, and compiling ReliefF's and
 the feedback variants' kernels takes tens of seconds.  So the first time the
 engine needs compiled kernels that are not ready, it starts this module as a
-separate process (``python -m orangecontrib.relief.core.precompile``), which
+separate process (``python -m orangecontrib.relief.core.backends.precompile``), which
 compiles them into numba's cache on the other core, the kernels of the run
 that asked first, and leaves a marker file for each set it compiled.  Until
 then the engine computes with its vectorised NumPy path
-(``core/vectorised.py``), and then loads the compiled kernels from the cache
+(``core/backends/vectorised.py``), and then loads the compiled kernels from the cache
 (about a second).
 
 Kernels are compiled per *set*: the loop (ReliefF's ``visits.relief_rows``,
@@ -55,7 +55,7 @@ except ImportError:     # Windows
     fcntl = None
     import msvcrt
 
-CORE = Path(__file__).resolve().parent
+CORE = Path(__file__).resolve().parents[1]
 
 #: The kernel sets, most common first: (loop, nominal codes, copy type);
 #: the loop "npdr" is NPDR's pairs and fits (``npdr_pairs.kernel_set``).
@@ -97,8 +97,8 @@ def _sources():
     where they are (numba's cache follows the path), numba's and Python's
     versions."""
     digest = hashlib.sha256()
-    for path in sorted(CORE.glob("*.py")):
-        digest.update(path.name.encode())
+    for path in sorted(CORE.rglob("*.py")):
+        digest.update(path.relative_to(CORE).as_posix().encode())
         digest.update(path.read_bytes())
     digest.update(str(CORE).encode())
     digest.update(numba.__version__.encode())
@@ -134,6 +134,24 @@ def kernel_dir():
     ``NUMBA_CACHE_DIR``, or one in the user's cache); it holds the cache
     files of these modules only."""
     return Path(FunctionCache(_sources).cache_path)
+
+
+def kernel_dirs():
+    """Every folder where numba caches kernels of ``core/``'s modules:
+    ``kernel_dir()`` and, for each folder of ``core/``, where numba's
+    locators put its modules' kernels (the first that takes it, as for a
+    kernel)."""
+    found = [kernel_dir()]
+    for folder in sorted({path.parent for path in CORE.rglob("*.py")}):
+        for locator_class in FunctionCache._impl_class._locator_classes:
+            locator = locator_class.from_function(
+                _sources, str(folder / "__init__.py"))
+            if locator is not None:
+                path = Path(locator.get_cache_path())
+                if path not in found:
+                    found.append(path)
+                break
+    return found
 
 
 def marker(kernel_set):
@@ -191,7 +209,9 @@ def clear_stale():
     # (numba writes a cache file whole, by a rename, and a process that
     # finds an index's data file gone compiles the kernel: deleting under
     # a running process of the old sources is safe)
-    for path in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
+    for path in [path for kernels in kernel_dirs()
+                 for pattern in ("*.nbi", "*.nbc")
+                 for path in kernels.glob(pattern)]:
         path.unlink(missing_ok=True)
     old = f"-{_marker_key(recorded)}.ok" if recorded else ".ok"
     for path in _cache_dir().glob("relief-*.ok"):
@@ -251,7 +271,7 @@ def start(first=None):
         if held is None:
             return None
         command = [sys.executable, "-m",
-                   "orangecontrib.relief.core.precompile"]
+                   "orangecontrib.relief.core.backends.precompile"]
         if first is not None:
             command += ["--first", ":".join(first)]
         with held:

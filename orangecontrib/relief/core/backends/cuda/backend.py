@@ -33,10 +33,10 @@ from contextlib import contextmanager
 import numpy as np
 from numba.core import config
 
-from .backend import Backend
-from .options import from_environment, one_of
-from .neighbours import MODE_ANY, MODE_REGRESSION, surf_radius
-from .vectorised import dense_view
+from ..base import Backend
+from ...options import from_environment, one_of
+from ...contract.neighbours import MODE_ANY, MODE_REGRESSION, surf_radius
+from ..vectorised import dense_view
 
 #: What ``device=`` accepts.
 DEVICES = ("cpu", "cuda", "auto")
@@ -212,8 +212,8 @@ class CudaBackend(Backend):
         super().__init__(setup, n_threads)
         require(setup)
         from numba import cuda
-        from . import cuda_kernels
-        self.cuda, self.kernels = cuda, cuda_kernels
+        from . import kernels
+        self.cuda, self.kernels = cuda, kernels
         prep = dense_view(setup.prep, any_size=True)
         self.prep, self.hood = prep, setup.hood
         n, a = prep.group.shape[0], prep.n_used

@@ -33,12 +33,13 @@ import numpy as np
 from numba.core.dispatcher import Dispatcher
 from scipy.spatial.distance import cdist
 
-from . import estimates, neighbours as compiled_neighbours, npdr_pairs
-from .backend import Backend
-from .diffs import nominal_diff, numeric_diff
-from .distances import TIE_RTOL
-from .neighbours import (MODE_ANY, Screen, bucket_share, group_sign,
-                         thresholds)
+from ..contract import estimates, neighbours as compiled_neighbours
+from .compiled import npdr_kernels
+from .base import Backend
+from ..contract.diffs import nominal_diff, numeric_diff
+from ..contract.distances import TIE_RTOL
+from ..contract.neighbours import (MODE_ANY, Screen, bucket_share, group_sign,
+                                   thresholds)
 
 
 # ReliefF's visits whose distances are computed together.
@@ -373,7 +374,7 @@ class VectorisedBackend(Backend):
 # pairs' sums are added in another order, so coefficients and statistics
 # equal the compiled ones to rounding.
 
-slot_share = interpreted(npdr_pairs.slot_share)
+slot_share = interpreted(npdr_kernels.slot_share)
 
 
 def npdr_rows(prep, hood, group, counts, rows):
@@ -466,7 +467,7 @@ _NPDR_LOOPS = dict(_sums=_npdr_sums, log_likelihood=_npdr_log_likelihood,
                    column_diffs=_npdr_column_diffs)
 
 #: NPDR on this path (``npdr_pairs.Kernels``).
-NPDR_FIRST_USE = npdr_pairs.Kernels(
-    interpreted(npdr_pairs.fit, **_NPDR_LOOPS),
-    interpreted(npdr_pairs.fit_columns, **_NPDR_LOOPS),
+NPDR_FIRST_USE = npdr_kernels.Kernels(
+    interpreted(npdr_kernels.fit, **_NPDR_LOOPS),
+    interpreted(npdr_kernels.fit_columns, **_NPDR_LOOPS),
     _npdr_log_likelihood, npdr_rows)

@@ -25,15 +25,16 @@ import scipy.sparse as sp
 from scipy import stats as scipy_stats
 from scipy.optimize import minimize
 
-from .core import warmup
-from .core.npdr_pairs import (COMPILED, FIT_ALIASED, FIT_DIVERGED, Pairs,
-                              kernel_set, neighbour_pairs)
-from .core.options import check_options, random_generator, whole_number
-from .core.prepare import as_floats, prepare
-from .core.rules import names, rule
-from .core.runtime import threads
-from .core.selection import AUTOMATIC, kernels_named
-from .core.vectorised import NPDR_FIRST_USE
+from ..core.backends import warmup
+from ..core.backends.compiled.npdr_kernels import (COMPILED, FIT_ALIASED,
+                                                   FIT_DIVERGED, Pairs,
+                                                   kernel_set, neighbour_pairs)
+from ..core.options import check_options, random_generator, whole_number
+from ..core.contract.prepare import as_floats, prepare
+from ..core.rules import names, rule
+from ..core.backends.runtime import threads
+from ..core.backends.selection import AUTOMATIC, kernels_named
+from ..core.backends.vectorised import NPDR_FIRST_USE
 
 #: Dense data up to this many values (a sparse X is densified).
 DENSE_MAX_VALUES = 50_000_000

@@ -20,16 +20,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .diffs import JIT
-from .distances import distance_row, distance_row_parallel
-from .estimates import (NO_FIXED, dot, estimate, row_sum_coefficients,
-                        step_weights, weights_of_range)
-from .neighbours import Exact, Screen, new_buffers, select
-from .prepare import SparseRows
+from ...contract.diffs import JIT
+from ...contract.distances import distance_row, distance_row_parallel
+from ...contract.estimates import (NO_FIXED, dot, estimate,
+                                   row_sum_coefficients, step_weights,
+                                   weights_of_range)
+from ...contract.neighbours import Exact, Screen, new_buffers, select
+from ...contract.prepare import SparseRows
 from .screens import order_columns, screen_weights, weighted_screens
-from .sparse import (distances, overlaps, row_sum, row_sums, track_row_sums,
-                     tracked_row_sums, zero_below)
-from .updates import move_sparse_update, update, update_sparse
+from ...contract.sparse import (distances, overlaps, row_sum, row_sums,
+                                track_row_sums, tracked_row_sums, zero_below)
+from ...contract.updates import move_sparse_update, update, update_sparse
 
 # The sparse feedback variants' waiting threshold stays within these
 # multiples of the mean distance weight.

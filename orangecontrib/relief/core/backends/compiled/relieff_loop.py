@@ -9,15 +9,15 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .diffs import JIT
-from .distances import distance_row
-from .neighbours import (MODE_REGRESSION, UNSETTLED, Exact, Screen,
-                         new_buffers, select)
+from ...contract.diffs import JIT
+from ...contract.distances import distance_row
+from ...contract.neighbours import (MODE_REGRESSION, UNSETTLED, Exact, Screen,
+                                    new_buffers, select)
 from .screens import (MIN_FORM_CHUNK, by_feature_tiles, min_form_bound,
                       screen_bound, tiled_distances)
-from .sparse import distances, overlaps, row_sums, zero_below
-from .pairsums import add_pair_sums
-from .updates import update, update_block
+from ...contract.sparse import distances, overlaps, row_sums, zero_below
+from ...contract.pair_sums import add_pair_sums
+from ...contract.updates import update, update_block
 
 
 class Blocks(NamedTuple):

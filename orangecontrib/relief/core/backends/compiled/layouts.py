@@ -9,13 +9,13 @@ Nothing here changes a weight: ``Blocks`` (ReliefF) and ``Screening``
 """
 import numpy as np
 
-from . import estimates
-from .feedback import Carry, Feedback, Screening
-from .nominal import pack_planes
+from ...contract import estimates
+from .feedback_loop import Carry, Feedback, Screening
+from ...contract.nominal import pack_planes
 from .screens import BY_FEATURE_MAX, BY_FEATURE_TILE
-from .sparse import RowSums, feature_parts, start_row_sums
-from .variants import of_code
-from .visits import Blocks
+from ...contract.sparse import RowSums, feature_parts, start_row_sums
+from ...variants import of_code
+from .relieff_loop import Blocks
 
 # Float32 screening distances up to this many features; the screen's error
 # bound, and so its candidate list, grows with their number.

@@ -14,14 +14,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import plan
-from .backend import Backend
-from .feedback import feedback_batch
-from .neighbours import MODE_REGRESSION, Neighbourhood
-from .prepare import Data
-from .runtime import in_threads, pool
-from .speedups import Speedups
-from .visits import Blocks, relief_rows
+from . import layouts as plan
+from ..base import Backend
+from .feedback_loop import feedback_batch
+from ...contract.neighbours import MODE_REGRESSION, Neighbourhood
+from ...contract.prepare import Data
+from ..runtime import in_threads, pool
+from ...speedups import Speedups
+from .relieff_loop import Blocks, relief_rows
 
 
 class ReliefJob(NamedTuple):

@@ -32,18 +32,18 @@ from typing import Callable, NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from . import plan
-from .backend import neighbourhood
-from .diffs import JIT, nominal_diff, numeric_diff
-from .distances import distance_row
-from .neighbours import (MODE_ANY, UNSETTLED, Exact, Screen,
-                         new_buffers, select)
-from .prepare import MissingTables
-from .rules import rule as neighbourhood_rule
-from .runtime import pool, threads_for
+from . import layouts
+from ..base import neighbourhood
+from ...contract.diffs import JIT, nominal_diff, numeric_diff
+from ...contract.distances import distance_row
+from ...contract.neighbours import (MODE_ANY, UNSETTLED, Exact, Screen,
+                                    new_buffers, select)
+from ...contract.prepare import MissingTables
+from ...rules import rule as neighbourhood_rule
+from ..runtime import pool, threads_for
 from .screens import (MIN_FORM_CHUNK, by_feature_tiles, min_form_bound,
                       screen_bound, tiled_distances)
-from .speedups import ALL
+from ...speedups import ALL
 
 #: Newton's method stops when no coefficient moves by more than this, times
 #: (1 + the largest coefficient)...
@@ -86,7 +86,7 @@ def kernel_set(prep, neighbours):
     ``neighbours``, as ``warmup`` names its kernel sets: ("npdr", the
     nominal codes' type, the screening copy's type)."""
     rule = neighbourhood_rule(neighbours)
-    copy = plan.blocks(prep, ALL, rule.uses_k).copy.dtype.name
+    copy = layouts.blocks(prep, ALL, rule.uses_k).copy.dtype.name
     return "npdr", "int32" if prep.nom.dtype == np.int32 else "int8", copy
 
 
@@ -495,7 +495,7 @@ def neighbour_pairs(prep, *, class_blind, neighbours, k_nearest, misses,
             return [kernels.rows(prep, hood, group, counts, chunk)]
         size = 1
     else:
-        blocks = plan.blocks(prep, ALL, hood.uses_k)
+        blocks = layouts.blocks(prep, ALL, hood.uses_k)
         data = prep.data(blind)
         per_visit = 2 * hood.k * hood.n_groups + 8 \
             if neighbourhood_rule(neighbours).uses_k else max(8, n // 2)

@@ -31,8 +31,8 @@ import copy
 
 import numpy as np
 
-from .core.options import is_real, whole_number
-from .core.variants import variant
+from ..core.options import is_real, whole_number
+from ..core.variants import variant
 from .turf import Wrapper, columns_scorer
 
 __all__ = ["iter_relief", "Iter", "transformed"]

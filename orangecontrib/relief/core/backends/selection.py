@@ -9,12 +9,13 @@ present and covers the run, else the CPU's, and says so once.
 """
 import time
 
-from . import cuda, warmup
-from .backend import Backend
-from .compiled import CompiledBackend, kernel_set
-from .cuda import CudaBackend
-from .messages import warn
-from .options import from_environment, one_of
+from .cuda import backend as cuda
+from . import warmup
+from .base import Backend
+from .compiled.backend import CompiledBackend, kernel_set
+from .cuda.backend import CudaBackend
+from ..messages import warn
+from ..options import from_environment, one_of
 from .vectorised import VectorisedBackend
 from .weka import WekaBackend
 

@@ -22,7 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-from .messages import warn
+from ..messages import warn
 
 _JIT = dict(cache=True, nogil=True)
 

@@ -28,17 +28,17 @@ from typing import NamedTuple, Optional
 import numpy as np
 import scipy.sparse as sp
 
-from . import pairsums
-from . import estimates
-from .estimates import NO_FIXED, estimate, estimate_after
-from .messages import warn
-from .neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
-                         Neighbourhood)
-from .options import Options, random_generator, whole_number
-from .pairs import pair_means
-from .prepare import Prepared, prepare
-from .result import ReliefResult
-from .rules import RULES
+from ..contract import pair_sums
+from ..contract import estimates
+from ..contract.estimates import NO_FIXED, estimate, estimate_after
+from ..messages import warn
+from ..contract.neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
+                                   Neighbourhood)
+from ..options import Options, random_generator, whole_number
+from ..contract.pair_means import pair_means
+from ..contract.prepare import Prepared, prepare
+from ..result import ReliefResult
+from ..rules import RULES
 from .runtime import BATCH_BYTES, first_batch, trace_steps
 
 
@@ -108,7 +108,7 @@ def start(X, y, nominal, options, feature_names=None, class_names=None):
     n_sums = 0
     if options.statistics:
         _check_statistics(options, prep)
-        n_sums = pairsums.width(a)
+        n_sums = pair_sums.width(a)
     return Setup(options, prep, order, options.T_for(m),
                  1 + 2 * a if options.regression else a, hood, n_sums, fixed)
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core import ranking, relieff
-from .core.variants import variant
+from ..core import ranking, relieff
+from ..core.variants import variant
 
 __all__ = ["visit_updates", "update_redundancy", "relief_redundancy",
            "select_non_redundant", "RedundancyResult", "TOP", "THRESHOLD"]

@@ -1,7 +1,7 @@
 """The background process of ``warmup``: compile kernel sets into numba's
 cache by running the engine (or NPDR's kernels, ``npdr_pairs``) on small
 data that needs them
-(``python -m orangecontrib.relief.core.precompile [--first SET]``).
+(``python -m orangecontrib.relief.core.backends.precompile [--first SET]``).
 
 This module imports the engine; ``warmup``, which the engine imports, only
 starts it as a process, so the two never import each other.
@@ -11,9 +11,9 @@ import warnings
 
 import numpy as np
 
-from . import npdr_pairs, plan
-from .engine import relieff
-from .prepare import prepare
+from .compiled import npdr_kernels, layouts
+from ..engine import relieff
+from ..contract.prepare import prepare
 from .warmup import (SETS, clear_stale, is_compiled, lock, marker,
                      sources_changed)
 
@@ -36,7 +36,7 @@ def _npdr(X, y, nominal, copy):
     calls them: the pairs (class-blind; a radius rule for the float64
     copy), the fit without a feature and the fits of every column."""
     prep = prepare(X, y, nominal, True)
-    pairs = npdr_pairs.neighbour_pairs(
+    pairs = npdr_kernels.neighbour_pairs(
         prep, class_blind=True, neighbours="k" if copy == "float32"
         else "surf", k_nearest=3, misses="per_class",
         rows=np.arange(y.shape[0]))
@@ -44,15 +44,15 @@ def _npdr(X, y, nominal, copy):
     Zt = np.zeros((0, pairs.first.shape[0]))
     start, beta = np.zeros(2), np.zeros(2)
     zeros = np.zeros(outcome.shape[0])
-    npdr_pairs.fit(zeros, False, Zt, outcome, pairs.weight, start, True,
-                   beta)
-    npdr_pairs.log_likelihood(zeros, Zt, outcome, pairs.weight, beta)
+    npdr_kernels.fit(zeros, False, Zt, outcome, pairs.weight, start, True,
+                     beta)
+    npdr_kernels.log_likelihood(zeros, Zt, outcome, pairs.weight, beta)
     columns = np.arange(prep.n_used)
-    npdr_pairs.fit_columns(
-        columns, pairs.first, pairs.second, pairs.weight, outcome, Zt, beta,
-        True, np.ascontiguousarray(prep.num.T),
-        np.ascontiguousarray(prep.nom.T), prep.group, prep.has_missing,
-        tuple(prep.missing), np.zeros((columns.shape[0], 4)), 1)
+    npdr_kernels.fit_columns(
+          columns, pairs.first, pairs.second, pairs.weight, outcome, Zt, beta,
+          True, np.ascontiguousarray(prep.num.T),
+          np.ascontiguousarray(prep.nom.T), prep.group, prep.has_missing,
+          tuple(prep.missing), np.zeros((columns.shape[0], 4)), 1)
 
 
 def compile_set(kernel_set):
@@ -62,12 +62,12 @@ def compile_set(kernel_set):
     X, y, nominal = _problem(codes, copy)
     # (the thresholds that choose the copy are lowered for this small data;
     # this runs in its own process, or in a test)
-    saved = plan.SCREEN_MAX_FEATURES, plan.QUANTISED_MIN_BYTES
+    saved = layouts.SCREEN_MAX_FEATURES, layouts.QUANTISED_MIN_BYTES
     try:
         if copy == "float64":
-            plan.SCREEN_MAX_FEATURES = 0        # no float32 copy
+            layouts.SCREEN_MAX_FEATURES = 0        # no float32 copy
         if copy == "uint16":
-            plan.QUANTISED_MIN_BYTES = 0        # the uint16 copy
+            layouts.QUANTISED_MIN_BYTES = 0        # the uint16 copy
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             if loop == "npdr":
@@ -77,7 +77,7 @@ def compile_set(kernel_set):
                 relieff(X, y, nominal, variant=variant, k_nearest=3,
                         kernels="compiled")
     finally:
-        plan.SCREEN_MAX_FEATURES, plan.QUANTISED_MIN_BYTES = saved
+        layouts.SCREEN_MAX_FEATURES, layouts.QUANTISED_MIN_BYTES = saved
     path = marker(kernel_set)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("compiled\n")

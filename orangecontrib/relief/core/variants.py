@@ -55,9 +55,9 @@ class Variant(Entry):
         The visits run in order, one at a time (``Backend.visit_in_order``);
         the others visit in independent batches (``Backend.visit_batch``),
         also on a Dask cluster.
-    kernel_T : callable (T, m) -> float, optional
-        The T the kernels read for m visits from the option ``T`` (None when
-        not given): pdReliefF's steepness, or the ramps' length in visits;
+    kernel_T : callable, optional
+        ``kernel_T(T, m)``: the T the kernels read for m visits from the
+        option ``T`` (None when not given): pdReliefF's steepness, or the ramps' length in visits;
         None: T does not apply (``uses_T``).
     visits : bool
         The weights are sums over visits (``n_iterations``, traces, STIR's

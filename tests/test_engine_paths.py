@@ -13,9 +13,9 @@ from orangecontrib.relief.core import ReliefWarning, engine, relieff
 from orangecontrib.relief.core.backends.cuda import backend as cuda
 from orangecontrib.relief.core.backends import selection
 
-CORE = Path(cuda.__file__).parent
+PACKAGE = Path(engine.__file__).resolve().parents[1]    # orangecontrib/relief
 # the compiled backend's own modules: its layouts (plan), loops, backend
-COMPILED_BACKEND = {"plan", "visits", "feedback", "compiled"}
+COMPILED_BACKEND = "core.backends.compiled"
 
 
 def problem(n=40, a=5, seed=0):
@@ -86,20 +86,32 @@ def test_a_bad_device_is_refused_before_any_work():
             raise AssertionError("device='gpu' was accepted")
 
 
+def _source(module):
+    """The file of ``module`` (a dotted path under the package)."""
+    path = PACKAGE.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
 def core_imports(module):
-    """The core modules ``module`` (a name in core/) imports, directly or
-    through the core modules it imports."""
+    """The core modules ``module`` (a dotted path under the package, e.g.
+    "core.backends.base") imports, directly or through the core modules it
+    imports (relative imports resolved against each module's package)."""
     seen, todo = set(), [module]
     while todo:
         name = todo.pop()
-        tree = ast.parse((CORE / f"{name}.py").read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.ImportFrom) or node.level != 1:
+        source = _source(name)
+        package = name.split(".")
+        if source.name != "__init__.py":
+            package = package[:-1]
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or node.level == 0:
                 continue
-            found = [node.module.split(".")[0]] if node.module else \
-                [alias.name for alias in node.names]
-            for other in found:
-                if other not in seen and (CORE / f"{other}.py").exists():
+            base = package[:len(package) - node.level + 1]
+            stem = base + (node.module.split(".") if node.module else [])
+            for other in [".".join(stem + [alias.name])
+                          for alias in node.names] + [".".join(stem)]:
+                if other.startswith("core") and other not in seen \
+                        and _source(other).exists():
                     seen.add(other)
                     todo.append(other)
     return seen
@@ -110,6 +122,9 @@ def test_the_shared_steps_do_not_reach_into_the_compiled_backend():
     without the compiled backend's layouts (``plan``: ``visits.Blocks``,
     ``feedback.Carry``), which ``compiled.CompiledBackend`` plans when it
     starts."""
-    reached = core_imports("backend") & COMPILED_BACKEND
+    reached = {name for name in core_imports("core.backends.base")
+               if name.startswith(COMPILED_BACKEND)}
     assert not reached, f"core/backends/base.py imports {sorted(reached)}"
-    assert core_imports("compiled") >= {"plan", "visits", "feedback"}
+    assert core_imports("core.backends.compiled.backend") >= {
+        f"{COMPILED_BACKEND}.{name}"
+        for name in ("layouts", "relieff_loop", "feedback_loop")}

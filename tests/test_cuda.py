@@ -287,9 +287,10 @@ def test_kernels_call_the_cpu_arithmetic():
     """The GPU's kernels take the contract's arithmetic from the CPU's
     modules (one Python function, compiled for both targets), with no copy
     of their own."""
-    from orangecontrib.relief.core import (cuda_kernels, distances,
+    from orangecontrib.relief.core import (cuda_kernels, diffs, distances,
                                            pairsums, updates)
-    for module, names in ((distances, ["diff_sum"]),
+    for module, names in ((diffs, ["numeric_diff", "nominal_diff"]),
+                          (distances, ["diff_sum"]),
                           (updates, ["feature_update", "target_sum"]),
                           (pairsums, ["feature_pair_sums", "weight_sums"])):
         for name in names:

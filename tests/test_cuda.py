@@ -288,9 +288,10 @@ def test_kernels_call_the_cpu_arithmetic():
     modules (one Python function, compiled for both targets), with no copy
     of their own."""
     from orangecontrib.relief.core.backends.cuda import kernels as cuda_kernels
-    from orangecontrib.relief.core.contract import (distances, pair_sums,
-                                                    updates)
-    for module, names in ((distances, ["diff_sum"]),
+    from orangecontrib.relief.core.contract import (diffs, distances,
+                                                    pair_sums, updates)
+    for module, names in ((diffs, ["numeric_diff", "nominal_diff"]),
+                          (distances, ["diff_sum"]),
                           (updates, ["feature_update", "target_sum"]),
                           (pair_sums, ["feature_pair_sums", "weight_sums"])):
         for name in names:

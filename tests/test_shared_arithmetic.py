@@ -9,8 +9,8 @@ import pytest
 
 from orangecontrib.relief.core.contract.diffs import column_diff
 from orangecontrib.relief.core.contract.distances import diff_sum, distance_row
-from orangecontrib.relief.core.contract.pair_sums import (feature_pair_sums,
-                                                          weight_sums)
+from orangecontrib.relief.core.contract.pair_sums import (
+    add_pair_sums, feature_pair_sums, width, weight_sums)
 from orangecontrib.relief.core.contract.prepare import prepare
 from orangecontrib.relief.core.contract.updates import feature_update
 
@@ -82,3 +82,22 @@ def test_segments_carry_the_sums():
         weight_sums(coef, 0, 12, 0.0, 0.0, 0.0, 0.0),
         [hits.sum(), (hits ** 2).sum(), misses.sum(), (misses ** 2).sum()],
         rtol=1e-15)
+
+
+def test_compiled_pair_sums_equal_the_plain_function_bit_for_bit():
+    """With missing values the compiled CPU's STIR sums
+    (``pairsums.add_pair_sums``: ``feature_pair_sums`` with the diffs
+    inlined) are the plain-Python function's numbers, as the GPU calls it:
+    inlining moves no bit."""
+    prep = _prepared(seed=3)
+    arrays, a = _arrays(prep), prep.n_used
+    rng = np.random.default_rng(1)
+    chosen = rng.permutation(np.arange(1, 30))[:12]
+    coef = rng.normal(size=12)
+    out = np.full(width(a), np.nan)
+    add_pair_sums(0, chosen, coef, 12, prep.data(False), out)
+    for f in range(a):
+        assert tuple(out[f::a][:4]) == feature_pair_sums(
+            f, 0, chosen, coef, 0, 12, *arrays, 0.0, 0.0, 0.0, 0.0)
+    assert tuple(out[4 * a:]) == weight_sums(coef, 0, 12, 0.0, 0.0, 0.0,
+                                             0.0)

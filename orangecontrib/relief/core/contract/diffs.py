@@ -11,10 +11,12 @@ written once for every target (``register_jitable``): the compiled CPU loops
 and the GPU's kernels (``cuda_kernels.py``) call these same functions, and
 from Python they are plain Python (the NumPy first-use path).  They take the
 RELIEF-D tables as plain arrays, in ``MissingTables``' order (a CUDA kernel
-cannot take the named tuple).  ``column_diff`` is inlined into the CPU's
-loops (``inline="always"``; a call with a dozen arrays a diff cost 1.6x on
-STIR's sums with missing values), an inlining numba-cuda 0.30 fails to type:
-the GPU compiles it as a device function (``cuda_kernels._device``).
+cannot take the named tuple).  ``numeric_diff``, ``nominal_diff`` and
+``column_diff`` are inlined into the CPU's loops (``inline="always"``: a
+call with a dozen arrays a diff cost 1.6x on STIR's sums with missing
+values; ``numeric_diff`` left a call, 1.7x on those sums and 1.2x on the
+whole ReliefF run with them), an inlining numba-cuda 0.30 fails to type:
+the GPU compiles each as a device function (``cuda_kernels._device``).
 """
 from numba import njit
 from numba.extending import register_jitable
@@ -40,7 +42,7 @@ def expected_abs(sorted_vals, prefix, start, pstart, count, v):
             - v * (count - below)) / count
 
 
-@register_jitable
+@register_jitable(inline="always")
 def numeric_diff(f, a, b, ca, cb, num_sorted, num_prefix, num_start,
                  num_pstart, num_count, num_both):
     """diff of numeric feature f between values a and b of instances of
@@ -58,7 +60,7 @@ def numeric_diff(f, a, b, ca, cb, num_sorted, num_prefix, num_start,
     return num_both[f, ca, cb]
 
 
-@register_jitable
+@register_jitable(inline="always")
 def nominal_diff(g, a, b, ca, cb, nom_prob, nom_both):
     """diff of nominal feature g between codes a and b (-1 missing): overlap,
     1 - P(v | class of the missing one) for one missing value, 1 - sum_u

@@ -88,9 +88,13 @@ def _device(function, **calls):
         function.__name__, function.__defaults__, function.__closure__))
 
 
-_column_diff = _device(diffs.column_diff)
-diff_sum, target_sum, weight_sums = (_device(function) for function in (
-    distances.diff_sum, updates.target_sum, pair_sums.weight_sums))
+numeric_diff, nominal_diff = (_device(function) for function in (
+    diffs.numeric_diff, diffs.nominal_diff))
+_column_diff, diff_sum = (
+    _device(function, numeric_diff=numeric_diff, nominal_diff=nominal_diff)
+    for function in (diffs.column_diff, distances.diff_sum))
+target_sum, weight_sums = (_device(function) for function in (
+    updates.target_sum, pair_sums.weight_sums))
 feature_update, feature_pair_sums = (
     _device(function, column_diff=_column_diff) for function in (
         updates.feature_update, pair_sums.feature_pair_sums))

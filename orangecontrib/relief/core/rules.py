@@ -4,7 +4,7 @@ instance count (``doc/semantics.md``, "Neighbourhood rules").
 Each rule is written here once, with its name (the ``neighbours=`` option,
 what saved workflows and the command line use), its display name (menus,
 Rank's columns) and its fields: what it supports and what the kernels
-compute (``plan.neighbourhood`` copies them into ``neighbours.Neighbourhood``;
+compute (``base.neighbourhood`` copies them into ``neighbours.Neighbourhood``;
 no kernel compares a rule's name or code, so a rule is its fields).  The
 options check, the scorers, the widgets, the scikit-learn selector, the
 command line and the statistics' messages read this registry; none keeps a

@@ -66,7 +66,7 @@ class Variant(Entry):
         Defined for a numeric target (RReliefF's form).
     waiting_changes : bool
         On sparse data small changes of the running row sums may wait
-        (``speedups.waiting_changes``, ``plan.SPARSE_LAZY_RTOL``): it pays
+        (``speedups.waiting_changes``, ``layouts.SPARSE_LAZY_RTOL``): it pays
         where the distance weights settle from step to step (pdReliefF), not
         where the many near-zero ones change by as much as they are
         (dReliefF).

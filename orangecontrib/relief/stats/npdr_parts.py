@@ -187,7 +187,7 @@ def pair_outcome(y, pairs, regression):
 
 
 def choose_kernels(prep, neighbours):
-    """NPDR's ``npdr_pairs.Kernels`` for ``prep``: the compiled ones when
+    """NPDR's ``npdr_kernels.Kernels`` for ``prep``: the compiled ones when
     they are in numba's cache (``warmup``'s marker of their kernel set), or
     when the environment variable ORANGE3_RELIEF_KERNELS says "compiled";
     otherwise (a first use) the NumPy path's, which compiles nothing,

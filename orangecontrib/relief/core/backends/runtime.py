@@ -2,7 +2,7 @@
 them: batches sized to take about ``BATCH_SECONDS`` (progress, cancel and
 trace points between them), the number of threads, and a kept thread pool
 that runs a kernel over chunks of a batch.  Every backend's visits go
-through it (``backend.Backend.run``)."""
+through it (``base.Backend.run``)."""
 import os
 import threading
 import time
@@ -135,7 +135,7 @@ def pool(n_threads, keep=True):
 def in_threads(executor, n_threads, rows, upd, *kernel_args, kernel, block=4):
     """ReliefF's updates for ``rows`` (into ``upd``): one chunk of whole
     blocks of ``block`` rows per thread, each chunk visited by ``kernel``
-    (``visits.relief_rows``, or compat="weka"'s ``weka.neighbour_rows``;
+    (``relieff_loop.relief_rows``, or compat="weka"'s ``weka.neighbour_rows``;
     in this thread when there is one chunk)."""
     bounds = np.linspace(0, len(rows) / block, n_threads + 1)
     bounds = np.minimum(block * np.round(bounds).astype(int), len(rows))

@@ -13,7 +13,7 @@ source, run here as plain Python (``interpreted``): the tie shares and radii
 (``neighbours.shares``, ``neighbours.radius``, and the functions the GPU
 kernels share, ``neighbours.group_sign``, ``thresholds``, ``bucket_share``),
 the estimate and the distance weights (``estimates``), the sums in visiting
-order (``backend.add_updates``).  Calling the numba functions themselves
+order (``base.add_updates``).  Calling the numba functions themselves
 would compile them first: 2-5 s of a first use on a 2-core machine (issue
 38), for functions that run a few microseconds a visit.
 
@@ -305,7 +305,7 @@ def _visit(prep, hood, r, dist, target, regression, w):
 
 def relief_rows(prep, hood, rows, regression, out):
     """ReliefF: out[b] = the update of visiting rows[b] (and, in a wider
-    row, the visit's STIR sums, as ``pairsums.add_pair_sums``)."""
+    row, the visit's STIR sums, as ``pair_sums.add_pair_sums``)."""
     target = prep.target if regression else None
     a = prep.n_used
     ones = np.ones(a)
@@ -378,9 +378,9 @@ slot_share = interpreted(npdr_kernels.slot_share)
 
 
 def npdr_rows(prep, hood, group, counts, rows):
-    """NPDR's pairs of visiting ``rows`` (``npdr_pairs.neighbour_rows``):
+    """NPDR's pairs of visiting ``rows`` (``npdr_kernels.neighbour_rows``):
     (first, second, weight), the visited row, its neighbour and the share
-    of a slot it holds (``npdr_pairs.slot_share``)."""
+    of a slot it holds (``npdr_kernels.slot_share``)."""
     n = group.shape[0]
     any_miss = hood.mode == MODE_ANY
     ones = np.ones(prep.n_used)
@@ -410,7 +410,7 @@ def _design(d, Zt):
 
 
 def _npdr_sums(d, Zt, outcome, weight, beta, logistic, H, g, X):
-    """``npdr_pairs._sums``: H = X' V X and g = X' r over all pairs."""
+    """``npdr_kernels._sums``: H = X' V X and g = X' r over all pairs."""
     design = _design(d, Zt)
     if logistic:     # (eta clipped as npdr_pairs._exp clips it)
         mu = 1.0 / (1.0 + np.exp(np.clip(-(beta @ design), -708.0, 709.0)))
@@ -422,21 +422,21 @@ def _npdr_sums(d, Zt, outcome, weight, beta, logistic, H, g, X):
 
 
 def _npdr_log_likelihood(d, Zt, outcome, weight, beta):
-    """``npdr_pairs.log_likelihood``: sum w (outcome eta - log(1 +
+    """``npdr_kernels.log_likelihood``: sum w (outcome eta - log(1 +
     exp(eta)))."""
     eta = beta @ _design(d, Zt)
     return float(weight @ (outcome * eta - np.logaddexp(0.0, eta)))
 
 
 def _npdr_residual_sum(d, Zt, outcome, weight, beta):
-    """``npdr_pairs.residual_sum``: sum w (outcome - [1, d, Z] beta)^2."""
+    """``npdr_kernels.residual_sum``: sum w (outcome - [1, d, Z] beta)^2."""
     residual = outcome - beta @ _design(d, Zt)
     return float(weight @ (residual * residual))
 
 
 def _npdr_column_diffs(f, first, second, num_t, nom_t, group, has_missing,
                        tables, out):
-    """``npdr_pairs.column_diffs``: the diffs of kernel column f over the
+    """``npdr_kernels.column_diffs``: the diffs of kernel column f over the
     pairs, RELIEF-D's (``diffs``) for the pairs with a missing value."""
     a_num = num_t.shape[0]
     values = num_t[f] if f < a_num else nom_t[f - a_num]
@@ -466,7 +466,7 @@ _NPDR_LOOPS = dict(_sums=_npdr_sums, log_likelihood=_npdr_log_likelihood,
                    residual_sum=_npdr_residual_sum,
                    column_diffs=_npdr_column_diffs)
 
-#: NPDR on this path (``npdr_pairs.Kernels``).
+#: NPDR on this path (``npdr_kernels.Kernels``).
 NPDR_FIRST_USE = npdr_kernels.Kernels(
     interpreted(npdr_kernels.fit, **_NPDR_LOOPS),
     interpreted(npdr_kernels.fit_columns, **_NPDR_LOOPS),

@@ -11,14 +11,14 @@ then the engine computes with its vectorised NumPy path
 (``core/backends/vectorised.py``), and then loads the compiled kernels from the cache
 (about a second).
 
-Kernels are compiled per *set*: the loop (ReliefF's ``visits.relief_rows``,
-the feedback variants' ``feedback.feedback_batch`` or NPDR's pairs and fits,
-``npdr_pairs``) for the types of the
-data it reads -- the nominal codes' width (int8, int32) and the screening
-copy's type (float32, float64 for ReliefF; float32, uint16 for the feedback
-variants).  A set's marker names the source of the engine, numba's version
-and the cache directory, so a changed engine or another cache never finds
-an old marker.
+Kernels are compiled per *set*: the loop (ReliefF's
+``relieff_loop.relief_rows``, the feedback variants'
+``feedback_loop.feedback_batch`` or NPDR's pairs and fits, ``npdr_kernels``)
+for the types of the data it reads -- the nominal codes' width (int8, int32)
+and the screening copy's type (float32, float64 for ReliefF; float32, uint16
+for the feedback variants). A set's marker names the source of the engine,
+numba's version and the cache directory, so a changed engine or another cache
+never finds an old marker.
 
 One compiler per cache (issue 38: three processes were seen compiling the
 same kernels into one installation, 0.7-1 GB each, and on a shared 2-core
@@ -32,8 +32,8 @@ file left by a killed compiler blocks nothing.
 Stale kernels (``check_cache``): numba keys a kernel's cache entry on the
 file that defines it only, while a kernel calls (and inlines) functions of
 other modules of ``core/``; after an edit or a ``git pull`` that changes
-``estimates.py`` but not ``feedback.py``, numba would load feedback's
-kernels compiled from the old ``estimates.py`` -- wrong weights, silently.
+``estimates.py`` but not ``compiled/feedback_loop.py``, numba would load
+the feedback loop's kernels compiled from the old ``estimates.py`` -- wrong weights, silently.
 So the kernels' folder records the fingerprint of the sources they were
 compiled from, and a process whose sources differ deletes them first.
 """
@@ -58,7 +58,7 @@ except ImportError:     # Windows
 CORE = Path(__file__).resolve().parents[1]
 
 #: The kernel sets, most common first: (loop, nominal codes, copy type);
-#: the loop "npdr" is NPDR's pairs and fits (``npdr_pairs.kernel_set``).
+#: the loop "npdr" is NPDR's pairs and fits (``npdr_kernels.kernel_set``).
 SETS = (("relieff", "int8", "float32"), ("feedback", "int8", "float32"),
         ("relieff", "int32", "float32"), ("feedback", "int32", "float32"),
         ("feedback", "int8", "uint16"), ("relieff", "int8", "float64"),

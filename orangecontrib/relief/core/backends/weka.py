@@ -515,7 +515,7 @@ def feedback_rows(rows, done, data, hood, variant, T, active, sums, every,
 def start(X, y, nominal, options, n_values=None, n_class_values=None,
           feature_names=None):
     """Weka's plan of a run (``engine.relieff(..., compat="weka")``, the
-    arguments as its): a ``backend.Setup`` whose data is Weka's
+    arguments as its): a ``base.Setup`` whose data is Weka's
     (``WekaData``) and whose neighbourhood is a ``WekaHood``;
     ``random_state`` is Weka's -D seed and ``n_iterations`` its -M."""
     data = weka_prepare(X, y, nominal, options.regression, n_values,

@@ -8,7 +8,7 @@ diff 0 or 1 (eq. overlap); a missing value (NaN, or code -1) by RELIEF-D
 
 ``expected_abs``, ``numeric_diff``, ``nominal_diff`` and ``column_diff`` are
 written once for every target (``register_jitable``): the compiled CPU loops
-and the GPU's kernels (``cuda_kernels.py``) call these same functions, and
+and the GPU's kernels (``cuda/kernels.py``) call these same functions, and
 from Python they are plain Python (the NumPy first-use path).  They take the
 RELIEF-D tables as plain arrays, in ``MissingTables``' order (a CUDA kernel
 cannot take the named tuple).  ``numeric_diff``, ``nominal_diff`` and
@@ -16,7 +16,7 @@ cannot take the named tuple).  ``numeric_diff``, ``nominal_diff`` and
 call with a dozen arrays a diff cost 1.6x on STIR's sums with missing
 values; ``numeric_diff`` left a call, 1.7x on those sums and 1.2x on the
 whole ReliefF run with them), an inlining numba-cuda 0.30 fails to type:
-the GPU compiles each as a device function (``cuda_kernels._device``).
+the GPU compiles each as a device function (``kernels._device``).
 """
 from numba import njit
 from numba.extending import register_jitable

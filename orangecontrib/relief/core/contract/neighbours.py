@@ -47,7 +47,7 @@ class Neighbourhood(NamedTuple):
     each rank (1, or exp(-(rank / sigma)^2) with distance weighting), the
     factors P(C) / (1 - P(class(R))) (classes x classes), the number of
     neighbour groups; the rule's fields (``rules.Rule``, copied by
-    ``plan.neighbourhood``: the kernels read these, never a rule's name):
+    ``base.neighbourhood``: the kernels read these, never a rule's name):
     ``uses_k``, ``pair_mean_radius``, ``far``, ``far_sameness`` and
     ``deviations``; and, for a pair-mean radius (SURF), each feature's mean
     diff over all pairs of instances (the radius is sum_A w_A

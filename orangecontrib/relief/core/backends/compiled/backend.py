@@ -2,13 +2,13 @@
 
 ReliefF's visits are independent: a batch is cut into chunks of whole blocks
 of visits, one per thread (``runtime.in_threads``), each visited by
-``visits.relief_rows``, and the update rows are then added in visiting order
-(``backend.add_updates``).  dReliefF's and pdReliefF's visits depend on the
-ones before: ``feedback.feedback_batch`` visits a batch in order, with the
+``relieff_loop.relief_rows``, and the update rows are then added in
+visiting order (``base.add_updates``).  dReliefF's and pdReliefF's visits depend on the
+ones before: ``feedback_loop.feedback_batch`` visits a batch in order, with the
 threads inside each visit; so does ReliefF with fixed distance weights
 (``variants.FIXED``: its weighted distances are that loop's).  The
 variant's entry says which (``Variant.sequential``, read by
-``backend.Backend.visit``).  ``plan.py`` chooses the layouts both read.
+``base.Backend.visit``).  ``layouts.py`` chooses the layouts both read.
 """
 from typing import NamedTuple
 
@@ -25,8 +25,8 @@ from .relieff_loop import Blocks, relief_rows
 
 
 class ReliefJob(NamedTuple):
-    """What ReliefF's visits read (``visits.relief_rows``): named tuples of
-    numpy arrays, so a job pickles, e.g. to the workers of a cluster."""
+    """What ReliefF's visits read (``relieff_loop.relief_rows``): named
+    tuples of numpy arrays, so a job pickles, e.g. to the workers of a cluster."""
     data: Data
     blocks: Blocks
     hood: Neighbourhood

@@ -1,7 +1,7 @@
 """How the compiled backend computes a run: the data layouts its kernels
 read and the speed mechanisms they use (``speedups.Speedups``), chosen from
 the data's shape when the backend starts (``compiled.CompiledBackend``; the
-shared plan, ``backend.start``, does not read this module).
+shared plan, ``base.start``, does not read this module).
 
 Nothing here changes a weight: ``Blocks`` (ReliefF) and ``Screening``
 (dReliefF / pdReliefF) only decide which screens narrow the neighbours down
@@ -84,7 +84,7 @@ def blocks(prep, speedups, uses_k=True):
     (too many features, or a radius rule: blocks of RADIUS_BLOCK_VISITS,
     their updates together from BLOCK_UPDATE_MIN_BYTES), and the nominal
     bit-planes; no blocks at all on sparse data or with missing values
-    (``visits.relief_rows``)."""
+    (``relieff_loop.relief_rows``)."""
     if prep.sparse or prep.has_missing or not speedups.blocks:
         return Blocks(np.zeros((0, 0), np.float32), np.zeros(0), _NO_PLANES,
                       1, False, speedups.min_form, 1, BLOCK_VISITS, False)

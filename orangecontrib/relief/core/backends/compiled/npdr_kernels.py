@@ -9,7 +9,7 @@ terms.  Two steps are here:
 
 * ``neighbour_rows``: the pairs.  Neighbours are the engine's own
   (``neighbours.select`` on the screened distances that ReliefF's blocks
-  use, ``plan.blocks``): the k nearest, instances tied with the k-th sharing
+  use, ``layouts.blocks``): the k nearest, instances tied with the k-th sharing
   its slots, or everyone within a radius rule -- of one group of all other
   instances (class-blind, npdr's default) or of ReliefF's groups of hits and
   misses.  A pair is kept as its two row indices and a weight: the share of

@@ -2,10 +2,10 @@
 through numba-cuda (the optional ``[gpu]`` extra).
 
 The same contract as the CPU engine, step by step, in float64
-(``cuda_kernels.py``): a batch of visits at a time, the distances from each
+(``cuda/kernels.py``): a batch of visits at a time, the distances from each
 visit to every instance (tiled; no n x n matrix), each group's neighbours
 with tied slots shared (or a radius rule's), and the update rows, which come
-back to be added in visiting order (``backend.add_updates``), so the sums are
+back to be added in visiting order (``base.add_updates``), so the sums are
 the CPU's to rounding (~1e-15).  dReliefF and pdReliefF (and ReliefF with
 fixed distance weights) visit one instance at a time with the distance
 weights of the estimate so far (``estimates.step_weights``, on the host).
@@ -79,7 +79,7 @@ def simulated():
 
 
 # Whether neighbours are chosen by a block of threads a visit
-# (``cuda_kernels.k_nearest_block``, ``within_radius_block``) where they
+# (``kernels.k_nearest_block``, ``within_radius_block``) where they
 # apply, or by one thread a visit: numba's simulator runs every thread as a
 # Python thread, and the block kernels' barriers are slow there (the tests
 # run them on their own)
@@ -392,7 +392,7 @@ class CudaBackend(Backend):
 
     def _group_starts(self, rows):
         """Where each neighbour group of each visit starts in its list
-        (``cuda_kernels.k_nearest``)."""
+        (``kernels.k_nearest``)."""
         hood, group = self.hood, self.prep.group
         counts = np.bincount(group, minlength=max(self.prep.n_classes, 1))
         if hood.mode == MODE_REGRESSION:

@@ -1,4 +1,5 @@
-"""The CUDA kernels of the GPU backend (``cuda.py``), written with numba-cuda.
+"""The CUDA kernels of the GPU backend (``backend.py`` beside this file),
+written with numba-cuda.
 
 Each kernel is one step of a visit of the contract (``doc/semantics.md``),
 the same arithmetic as the CPU engine's, in float64:
@@ -25,7 +26,7 @@ The arithmetic of a pair is the CPU's own, one Python function that numba
 compiles for both targets (``register_jitable``): the diffs with RELIEF-D
 (``diffs``, on ``MissingTables``' arrays), a pair's distance
 (``distances.diff_sum``), a feature's update (``updates.feature_update``,
-``target_sum``) and STIR's sums (``pairsums.feature_pair_sums``,
+``target_sum``) and STIR's sums (``pair_sums.feature_pair_sums``,
 ``weight_sums``); the kernels here add the threads, tiles, shared memory and
 barriers around it.
 
@@ -558,9 +559,9 @@ def updates(x, codes, rows, group, target, regression, with_sums,
     three sums in regression; with ``with_sums`` STIR's sums after the
     weights (``pairsums`` layout).  One thread a (visit, feature), each
     calling the CPU's own functions (``updates.feature_update``,
-    ``pairsums.feature_pair_sums``); feature 0's thread also writes the
+    ``pair_sums.feature_pair_sums``); feature 0's thread also writes the
     sums that are not per feature (``updates.target_sum``,
-    ``pairsums.weight_sums``)."""
+    ``pair_sums.weight_sums``)."""
     f = cuda.blockIdx.x * FEATURES_PER_BLOCK + cuda.threadIdx.x
     b = cuda.blockIdx.y
     a = x.shape[1] + codes.shape[1]

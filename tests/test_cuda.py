@@ -289,8 +289,12 @@ def test_kernels_call_the_cpu_arithmetic():
     of their own."""
     from orangecontrib.relief.core.backends.cuda import kernels as cuda_kernels
     from orangecontrib.relief.core.contract import (diffs, distances,
-                                                    pair_sums, updates)
+                                                    neighbours, pair_sums,
+                                                    updates)
     for module, names in ((diffs, ["numeric_diff", "nominal_diff"]),
+                          (neighbours, ["group_of", "group_sign",
+                                        "thresholds", "bucket",
+                                        "bucket_share"]),
                           (distances, ["diff_sum"]),
                           (updates, ["feature_update", "target_sum"]),
                           (pair_sums, ["feature_pair_sums", "weight_sums"])):
@@ -298,3 +302,6 @@ def test_kernels_call_the_cpu_arithmetic():
             device = getattr(cuda_kernels, name)
             source = getattr(device, "py_func", getattr(device, "fn", None))
             assert source.__code__ is getattr(module, name).__code__, name
+    # (not inlined on the CPU: the kernels call the register_jitable itself)
+    for name in ("tie_shares", "half_width"):
+        assert getattr(cuda_kernels, name) is getattr(neighbours, name), name

@@ -49,11 +49,10 @@ from types import FunctionType
 
 from numba import cuda, float64, int32
 from numba.core import config
-from ...contract import diffs, distances, pair_sums, updates
+from ...contract import diffs, distances, neighbours, pair_sums, updates
 from ...contract.distances import TIE_RTOL
-from ...contract.neighbours import (MODE_ANY, MODE_REGRESSION, bucket,
-                                    bucket_share, group_of, group_sign,
-                                    half_width, thresholds, tie_shares)
+from ...contract.neighbours import (MODE_ANY, MODE_REGRESSION, half_width,
+                                    tie_shares)
 
 # tiled_distances: a block of SIDE x SIDE threads computes TILE x TILE
 # distances, each thread SUB x SUB of them, over chunks of CHUNK features
@@ -99,6 +98,10 @@ target_sum, weight_sums = (_device(function) for function in (
 feature_update, feature_pair_sums = (
     _device(function, column_diff=_column_diff) for function in (
         updates.feature_update, pair_sums.feature_pair_sums))
+group_of, group_sign, thresholds, bucket, bucket_share = (
+    _device(function) for function in (
+        neighbours.group_of, neighbours.group_sign, neighbours.thresholds,
+        neighbours.bucket, neighbours.bucket_share))
 
 
 @cuda.jit

@@ -65,6 +65,10 @@ SIGNATURES = {
                             + (F1, F2, CHOSEN, F2, I2, F1)],
     "updates": [(F2, CODES, I1, I1, F1, FLAG, FLAG) + TABLES
                 + (I2, I2, CHOSEN, F2, F1, F2)],
+    "feedback_visits": [(F2, CODES, I1, I1, F1, FLAG, FLAG) + TABLES
+                        + (INT, INT, INT, F1, F2, I1, INT, FLOAT, INT, F1,
+                           INT, INT, F1, F1, F1, I1, F2, CHOSEN, F2, F2, I2,
+                           I2, F1, F2, F2)],
 }
 
 

@@ -13,6 +13,7 @@ first use compiles nothing).
 """
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
 from .diffs import JIT
 
@@ -54,13 +55,20 @@ def estimate(total, t, regression, out):
     N_dCdA / N_dC - (N_dA - N_dCdA) / (t - N_dC) (RReliefF); a zero
     denominator makes its term 0.
     """
+    estimate_range(total, t, regression, out, 0, out.shape[0])
+
+
+@register_jitable(inline="always")
+def estimate_range(total, t, regression, out, f0, f1):
+    """``estimate`` for the features [f0, f1) (all: ``estimate``; one: a
+    GPU thread's, ``cuda/kernels.feedback_visits``)."""
     a = out.shape[0]
     if not regression:
-        for f in range(a):
+        for f in range(f0, f1):
             out[f] = total[f] / t
         return
     ndc = total[0]
-    for f in range(a):
+    for f in range(f0, f1):
         nda, ndcda = total[1 + f], total[1 + a + f]
         first = ndcda / ndc if ndc != 0 else 0.0
         second = (nda - ndcda) / (t - ndc) if t - ndc != 0 else 0.0
@@ -189,6 +197,31 @@ def step_weights(total, t, variant, T, regression, current, w, n, fixed):
     if n_positive == 0:
         w[:] = fixed
     return True
+
+
+@register_jitable
+def feature_step_weight(total, t, variant, T, regression, n, fixed, current,
+                        w, f):
+    """``step_weights``' w_f alone (the GPU's feedback kernel: a thread a
+    feature), before its rule for no positive weight, which needs every
+    feature's: where the returned counts (1: w_f > 0) add up to 0, every
+    w_A is the fixed weight (``fixed``; empty: 1).  ``current``: scratch
+    for regression's estimate."""
+    if variant == VARIANT_FIXED:
+        w[f] = fixed[f]
+        return 1
+    positive = 0
+    if t == 1:
+        w[f] = 0.0
+    elif regression:
+        estimate_range(total, t - 1, True, current, f, f + 1)
+        positive = _weights_of(current, 1.0, t, variant, T, w, f, f + 1, n)
+    else:
+        positive = _weights_of(total, t - 1, t, variant, T, w, f, f + 1, n)
+    if fixed.shape[0]:
+        w[f] *= fixed[f]
+        positive = 1 if w[f] > 0.0 else 0
+    return positive
 
 
 @njit(**JIT)

@@ -34,6 +34,7 @@ import numpy as np
 from numba.core import config
 
 from ..base import Backend
+from ..runtime import trace_steps
 from ...options import from_environment, one_of
 from ...contract.neighbours import MODE_ANY, MODE_REGRESSION, surf_radius
 from ..vectorised import dense_view
@@ -84,6 +85,17 @@ def simulated():
 # Python thread, and the block kernels' barriers are slow there (the tests
 # run them on their own)
 BLOCK_SELECTION = not simulated()
+
+# Whether dReliefF's and pdReliefF's visits (and fixed distance weights')
+# run a batch in one launch of ``kernels.feedback_visits`` (a barrier across
+# the grid between the steps of a visit) where it covers the rule (the k
+# nearest, k <= KMAX), or with a launch per step and visit
+# (``CudaBackend.update_rows``; False: tests, and the comparison in
+# benchmarks/bench_gpu.py)
+ONE_LAUNCH = True
+# Why ``feedback_visits`` could not be made ready on this GPU (None: it
+# could, or was not tried): its runs then take a launch per step and visit
+ONE_LAUNCH_FAILED = None
 
 
 def unavailable_reason():
@@ -253,6 +265,7 @@ class CudaBackend(Backend):
         self.width = setup.width + setup.n_sums
         self.d_w = cuda.device_array(max(a, 1))
         self.buffers, self.capacity = None, 0
+        self.feedback = None
 
     def close(self):
         """Release the device memory (numba frees an array when its last
@@ -270,6 +283,83 @@ class CudaBackend(Backend):
         for start in range(0, len(rows), self.batch):
             part = rows[start:start + self.batch]
             upd[start:start + len(part)] = self.update_rows(part)
+
+    def visit_in_order(self, rows, done, total, trace):
+        """dReliefF and pdReliefF (and fixed distance weights): the batch in
+        one launch of ``kernels.feedback_visits`` where it covers the rule
+        (``ONE_LAUNCH``), else ``Backend``'s loop (``weighted_update``)."""
+        hood = self.hood
+        if not (ONE_LAUNCH and self.a and hood.uses_k
+                and hood.k <= self.kernels.KMAX):
+            return super().visit_in_order(rows, done, total, trace)
+        setup, cuda = self.setup, self.cuda
+        every = setup.options.trace_every or 0
+        points = len(trace_steps(done, len(rows), every))
+        d_total = cuda.to_device(total)
+        d_trace = cuda.device_array((max(points, 1), self.a))
+        args = (self.d_x, self.d_codes,
+                cuda.to_device(np.ascontiguousarray(rows, np.int64)),
+                self.d_group, self.d_target, setup.regression,
+                setup.n_sums > 0, *self.missing, hood.mode, hood.n_groups,
+                hood.k, self.d_rank, self.d_factor, self.d_group_start,
+                setup.variant, float(setup.T or 0.0),
+                len(setup.distance_weights), *self._feedback_buffers(), done,
+                every, d_total, *self.feedback[1:],
+                cuda.to_device(np.zeros(len(rows), np.int64)),
+                *self._visit_buffers(), d_trace)
+        blocks = self._grid_of(args)
+        if not blocks:
+            return super().visit_in_order(rows, done, total, trace)
+        with _step(cuda, "feedback visits"):
+            self.kernels.feedback_visits[blocks, self.kernels.VISIT_THREADS](
+                *args)
+        total[:] = d_total.copy_to_host()
+        if points:
+            trace[:points] = d_trace.copy_to_host()
+        return points
+
+    def _feedback_buffers(self):
+        """``feedback_visits``' fixed distance weights (a placeholder of
+        one when there are none); made once with the distance weights and
+        the regression estimate's scratch (``self.feedback``)."""
+        if self.feedback is None:
+            cuda, fixed = self.cuda, self.setup.distance_weights
+            self.feedback = (
+                cuda.to_device(np.ascontiguousarray(
+                    fixed if len(fixed) else np.ones(1), dtype=float)),
+                self.d_w, cuda.device_array(self.a))
+        return self.feedback[:1]
+
+    def _visit_buffers(self):
+        """One visit's distances, neighbour lists, their distances and
+        coefficients, counts and starts of its groups, constant and update
+        row (``feedback_visits``)."""
+        buf = self._buffers(1)
+        return (buf["dist"], buf["chosen"], buf["member_dist"], buf["coef"],
+                buf["counts"], buf["starts"], buf["constant"], buf["out"])
+
+    def _grid_of(self, args):
+        """The blocks of ``feedback_visits``' launch with ``args``: as many
+        as the GPU holds at once (a barrier across the grid needs every
+        block resident), no more than a step has work for; one under the
+        simulator (its barrier holds one block).  0 when the kernel cannot
+        be made ready here (``ONE_LAUNCH_FAILED`` says why)."""
+        global ONE_LAUNCH_FAILED
+        k = self.kernels
+        if ONE_LAUNCH_FAILED is not None:
+            return 0
+        if simulated():
+            return 1
+        from numba import typeof
+        try:
+            kernel = k.feedback_visits.compile(tuple(map(typeof, args)))
+            most = kernel.max_cooperative_grid_blocks(k.VISIT_THREADS)
+        except Exception as error:      # e.g. no cudadevrt to link with
+            ONE_LAUNCH_FAILED = f"{type(error).__name__}: {error}"
+            return 0
+        wanted = max(-(-self.n // k.FEEDBACK_PAIRS),
+                     -(-self.a // k.VISIT_THREADS), self.hood.n_groups)
+        return min(most, wanted)
 
     def weighted_update(self, r, w):
         """dReliefF / pdReliefF (and fixed distance weights): one visit with

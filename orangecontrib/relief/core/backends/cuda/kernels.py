@@ -49,7 +49,8 @@ from types import FunctionType
 
 from numba import cuda, float64, int32
 from numba.core import config
-from ...contract import diffs, distances, neighbours, pair_sums, updates
+from ...contract import (diffs, distances, estimates, neighbours, pair_sums,
+                         updates)
 from ...contract.distances import TIE_RTOL
 from ...contract.neighbours import (MODE_ANY, MODE_REGRESSION, half_width,
                                     tie_shares)
@@ -75,6 +76,8 @@ VISIT_THREADS, KMAX, MAX_BUCKETS = 128, 16, 32
 if config.ENABLE_CUDASIM:
     VISIT_THREADS = 4
 VISIT_SLOTS = VISIT_THREADS + 1     # (a constant: numba folds no sums)
+# feedback_visits: blocks of VISIT_THREADS threads, LANES a pair
+FEEDBACK_PAIRS = VISIT_THREADS // LANES
 
 
 
@@ -102,6 +105,14 @@ group_of, group_sign, thresholds, bucket, bucket_share = (
     _device(function) for function in (
         neighbours.group_of, neighbours.group_sign, neighbours.thresholds,
         neighbours.bucket, neighbours.bucket_share))
+estimate_range = _device(estimates.estimate_range)
+# (numba-cuda has no np.exp: blend's logistic ramp takes math.exp, CUDA's)
+feature_step_weight = _device(
+    estimates.feature_step_weight, estimate_range=estimate_range,
+    _weights_of=_device(
+        estimates._weights_of.py_func, **{
+            name: _device(getattr(estimates, name).py_func, np=math)
+            for name in ("blend", "progressive", "residue", "blended")}))
 
 
 @cuda.jit
@@ -187,18 +198,30 @@ def pair_distances(x, codes, rows, w, group, num_sorted, num_prefix,
                    num_start, num_pstart, num_count, num_both, nom_prob,
                    nom_both, out):
     """out[b, j] = sum_A w_A diff(A, R_b, I_j), any dense data (RELIEF-D
-    from the tables of ``MissingTables``), LANES threads a pair: each sums
-    a strided part of the features (``distances.diff_sum``, the CPU's own
-    function), then a tree in shared memory adds the parts."""
+    from the tables of ``MissingTables``), LANES threads a pair
+    (``_pair_distance``)."""
     n = x.shape[0]
     partial = cuda.shared.array(PAIR_THREADS, float64)
     t = cuda.threadIdx.x
-    lane = t % LANES
     pair = cuda.blockIdx.x * PAIRS_PER_BLOCK + t // LANES
-    b = pair // n
-    j = pair % n
+    _pair_distance(pair // n, pair % n, t, pair // n < rows.shape[0], rows,
+                   x, codes, group, num_sorted, num_prefix, num_start,
+                   num_pstart, num_count, num_both, nom_prob, nom_both, w,
+                   partial, out)
+
+
+@cuda.jit(device=True)
+def _pair_distance(b, j, t, valid, rows, x, codes, group, num_sorted,
+                   num_prefix, num_start, num_pstart, num_count, num_both,
+                   nom_prob, nom_both, w, partial, out):
+    """out[b, j] = delta(R_b, I_j) where ``valid``, by the LANES threads of
+    the block whose thread t // LANES is this pair's: each lane sums a
+    strided part of the features (``distances.diff_sum``, the CPU's own
+    function), then a tree in ``partial`` (shared, a slot a thread) adds
+    the parts.  Every thread of the block calls it (its barriers)."""
+    lane = t % LANES
     s = 0.0
-    if b < rows.shape[0]:
+    if valid:
         s = diff_sum(rows[b], j, x, codes, group, num_sorted, num_prefix,
                      num_start, num_pstart, num_count, num_both, nom_prob,
                      nom_both, w, True, lane, LANES)
@@ -212,7 +235,7 @@ def pair_distances(x, codes, rows, w, group, num_sorted, num_prefix,
         # this level's sums are written before the next level reads them
         cuda.syncthreads()
         step //= 2
-    if lane == 0 and b < rows.shape[0]:
+    if lane == 0 and valid:
         out[b, j] = partial[t]
 
 
@@ -320,9 +343,19 @@ def k_nearest_block(dist, rows, group, mode, n_groups, k, rank_weights,
     smallest of those one at a time (the k-th distance), then every thread
     lists its members within (1 + TIE_RTOL) of it at positions from a
     prefix sum, and one thread sorts them and gives the shares."""
-    b = cuda.blockIdx.x // n_groups
-    g = cuda.blockIdx.x % n_groups
-    t = cuda.threadIdx.x
+    _block_k_nearest(cuda.blockIdx.x // n_groups, cuda.blockIdx.x % n_groups,
+                     cuda.threadIdx.x, dist, rows, group, mode, n_groups, k,
+                     rank_weights, class_factor, group_start, chosen,
+                     member_dist, coef, counts)
+
+
+@cuda.jit(device=True)
+def _block_k_nearest(b, g, t, dist, rows, group, mode, n_groups, k,
+                     rank_weights, class_factor, group_start, chosen,
+                     member_dist, coef, counts):
+    """``k_nearest_block``'s work for (visit b, group g), by the
+    VISIT_THREADS threads of a block (t: this thread; every thread of the
+    block calls it)."""
     n = dist.shape[1]
     r = rows[b]
     gr = group[r]
@@ -567,9 +600,21 @@ def updates(x, codes, rows, group, target, regression, with_sums,
     ``pair_sums.weight_sums``)."""
     f = cuda.blockIdx.x * FEATURES_PER_BLOCK + cuda.threadIdx.x
     b = cuda.blockIdx.y
+    if b < rows.shape[0] and f < x.shape[1] + codes.shape[1]:
+        _update_row(b, f, x, codes, rows, group, target, regression,
+                    with_sums, num_sorted, num_prefix, num_start, num_pstart,
+                    num_count, num_both, nom_prob, nom_both, segment_start,
+                    segment_count, chosen, coef, constant, out)
+
+
+@cuda.jit(device=True)
+def _update_row(b, f, x, codes, rows, group, target, regression, with_sums,
+                num_sorted, num_prefix, num_start, num_pstart, num_count,
+                num_both, nom_prob, nom_both, segment_start, segment_count,
+                chosen, coef, constant, out):
+    """``updates``' entries of feature f in visit b's row (and, for f = 0,
+    those not per feature)."""
     a = x.shape[1] + codes.shape[1]
-    if b >= rows.shape[0] or f >= a:
-        return
     r = rows[b]
     mine, coefs = chosen[b], coef[b]
     near = joint = target_total = 0.0
@@ -610,3 +655,87 @@ def updates(x, codes, rows, group, target, regression, with_sums,
             out[b, 5 * a + 1] = q_hit
             out[b, 5 * a + 2] = w_miss
             out[b, 5 * a + 3] = q_miss
+
+
+@cuda.jit
+def feedback_visits(x, codes, rows, group, target, regression, with_sums,
+                    num_sorted, num_prefix, num_start, num_pstart, num_count,
+                    num_both, nom_prob, nom_both, mode, n_groups, k,
+                    rank_weights, class_factor, group_start, variant, T,
+                    n_fixed, fixed, done, trace_every, total, w, current,
+                    positive, dist, chosen, member_dist, coef, counts,
+                    segment_start, constant, out, trace):
+    """dReliefF's and pdReliefF's visits ``rows`` (those after ``done``),
+    one after the other, in one launch: for each, every thread of the grid
+    takes its part of each step of ``base.Backend.visit_in_order`` and the
+    grid waits at a barrier (cooperative launch) between the steps:
+
+    1. the distance weights of step t from the sums ``total`` so far
+       (``estimates.feature_step_weight``, a thread a feature; ``positive[v]``
+       counts those > 0, none: the fixed ones or 1);
+    2. the distances from R to every instance (``_pair_distance``);
+    3. each group's k nearest (``_block_k_nearest``, a block a group);
+    4. the update row (``_update_row``, a thread a feature);
+    5. ``total`` += the row (the host's order: one visit after the other),
+       and at the trace points the estimate into the next row of ``trace``.
+
+    The buffers (dist, chosen, member_dist, coef, counts, segment_start,
+    constant, out) hold one visit.  ``fixed[:n_fixed]``: the fixed distance
+    weights (none: n_fixed = 0)."""
+    grid = cuda.cg.this_grid()
+    t = cuda.threadIdx.x
+    me = cuda.grid(1)
+    everyone = cuda.gridsize(1)
+    block = cuda.blockIdx.x
+    blocks = cuda.gridDim.x
+    n = x.shape[0]
+    a = w.shape[0]
+    width = out.shape[1]
+    partial = cuda.shared.array(VISIT_THREADS, float64)
+    fixed_weights = fixed[:n_fixed]
+    written = 0
+    for v in range(rows.shape[0]):
+        step = done + v + 1
+        visit = rows[v:v + 1]
+        mine = 0
+        for f in range(me, a, everyone):
+            mine += feature_step_weight(total, step, variant, T, regression,
+                                        n, fixed_weights, current, w, f)
+        if mine:
+            cuda.atomic.add(positive, v, mine)
+        grid.sync()
+        # the same count everywhere after the barrier: all or none wait
+        if positive[v] == 0:
+            for f in range(me, a, everyone):
+                w[f] = fixed_weights[f] if n_fixed else 1.0
+            grid.sync()
+        for first in range(block * FEEDBACK_PAIRS, n,
+                           blocks * FEEDBACK_PAIRS):
+            j = first + t // LANES
+            _pair_distance(0, j, t, j < n, visit, x, codes, group,
+                           num_sorted, num_prefix, num_start, num_pstart,
+                           num_count, num_both, nom_prob, nom_both, w,
+                           partial, dist)
+        grid.sync()
+        for g in range(block, n_groups, blocks):
+            _block_k_nearest(0, g, t, dist, visit, group, mode, n_groups, k,
+                             rank_weights, class_factor, group_start, chosen,
+                             member_dist, coef, counts)
+        for g in range(me, segment_start.shape[1], everyone):
+            segment_start[0, g] = _group_start(g, group[visit[0]], mode,
+                                               group_start)
+        grid.sync()
+        for f in range(me, a, everyone):
+            _update_row(0, f, x, codes, visit, group, target, regression,
+                        with_sums, num_sorted, num_prefix, num_start,
+                        num_pstart, num_count, num_both, nom_prob, nom_both,
+                        segment_start, counts, chosen, coef, constant, out)
+        grid.sync()
+        for e in range(me, width, everyone):
+            total[e] += out[0, e]
+        grid.sync()
+        if trace_every and step % trace_every == 0:
+            for f in range(me, a, everyone):
+                estimate_range(total, step, regression, trace[written], f,
+                               f + 1)
+            written += 1

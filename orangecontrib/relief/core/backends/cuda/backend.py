@@ -311,8 +311,8 @@ class CudaBackend(Backend):
         if not blocks:
             return super().visit_in_order(rows, done, total, trace)
         with _step(cuda, "feedback visits"):
-            self.kernels.feedback_visits[blocks, self.kernels.VISIT_THREADS](
-                *args)
+            self.kernels.feedback_visits[blocks,
+                                         self.kernels.FEEDBACK_THREADS](*args)
         total[:] = d_total.copy_to_host()
         if points:
             trace[:points] = d_trace.copy_to_host()
@@ -353,12 +353,15 @@ class CudaBackend(Backend):
         from numba import typeof
         try:
             kernel = k.feedback_visits.compile(tuple(map(typeof, args)))
-            most = kernel.max_cooperative_grid_blocks(k.VISIT_THREADS)
+            most = kernel.max_cooperative_grid_blocks(k.FEEDBACK_THREADS)
         except Exception as error:      # e.g. no cudadevrt to link with
             ONE_LAUNCH_FAILED = f"{type(error).__name__}: {error}"
             return 0
+        if most == 0:
+            ONE_LAUNCH_FAILED = (f"the GPU holds no block of "
+                                 f"{k.FEEDBACK_THREADS} threads of it")
         wanted = max(-(-self.n // k.FEEDBACK_PAIRS),
-                     -(-self.a // k.VISIT_THREADS), self.hood.n_groups)
+                     -(-self.a // k.FEEDBACK_THREADS), self.hood.n_groups)
         return min(most, wanted)
 
     def weighted_update(self, r, w):

@@ -76,8 +76,12 @@ VISIT_THREADS, KMAX, MAX_BUCKETS = 128, 16, 32
 if config.ENABLE_CUDASIM:
     VISIT_THREADS = 4
 VISIT_SLOTS = VISIT_THREADS + 1     # (a constant: numba folds no sums)
-# feedback_visits: blocks of VISIT_THREADS threads, LANES a pair
-FEEDBACK_PAIRS = VISIT_THREADS // LANES
+# feedback_visits: blocks of FEEDBACK_THREADS threads (a visit's neighbours
+# are chosen by one block a group: the more threads, the sooner), LANES a
+# pair; compiled for that block size (at most 64 registers a thread)
+FEEDBACK_THREADS = 4 if config.ENABLE_CUDASIM else 1024
+FEEDBACK_SLOTS = FEEDBACK_THREADS + 1
+FEEDBACK_PAIRS = FEEDBACK_THREADS // LANES
 
 
 
@@ -344,27 +348,48 @@ def k_nearest_block(dist, rows, group, mode, n_groups, k, rank_weights,
     lists its members within (1 + TIE_RTOL) of it at positions from a
     prefix sum, and one thread sorts them and gives the shares."""
     _block_k_nearest(cuda.blockIdx.x // n_groups, cuda.blockIdx.x % n_groups,
-                     cuda.threadIdx.x, dist, rows, group, mode, n_groups, k,
-                     rank_weights, class_factor, group_start, chosen,
-                     member_dist, coef, counts)
+                     cuda.threadIdx.x, VISIT_THREADS,
+                     cuda.shared.array(VISIT_THREADS, float64),
+                     cuda.shared.array(VISIT_THREADS, int32),
+                     cuda.shared.array(VISIT_SLOTS, int32), dist, rows,
+                     group, mode, n_groups, k, rank_weights, class_factor,
+                     group_start, chosen, member_dist, coef, counts)
 
 
 @cuda.jit(device=True)
-def _block_k_nearest(b, g, t, dist, rows, group, mode, n_groups, k,
-                     rank_weights, class_factor, group_start, chosen,
-                     member_dist, coef, counts):
-    """``k_nearest_block``'s work for (visit b, group g), by the
-    VISIT_THREADS threads of a block (t: this thread; every thread of the
-    block calls it)."""
+def _running_sums(counts, t, threads):
+    """counts[1:threads + 1] (thread t's in counts[t + 1]) into their
+    running sums in place, counts[0] = 0, by the block's ``threads``
+    threads in log2(threads) rounds (each adds the sum ``step`` slots
+    before); every thread of the block calls it."""
+    if t == 0:
+        counts[0] = 0
+    step = 1
+    while step < threads:
+        # the previous round's sums are written before this round reads
+        cuda.syncthreads()
+        add = counts[t + 1 - step] if t >= step else 0
+        # every read of this round is done before any slot changes
+        cuda.syncthreads()
+        counts[t + 1] += add
+        step *= 2
+    cuda.syncthreads()
+
+
+@cuda.jit(device=True)
+def _block_k_nearest(b, g, t, threads, best, owner, offset, dist, rows,
+                     group, mode, n_groups, k, rank_weights, class_factor,
+                     group_start, chosen, member_dist, coef, counts):
+    """``k_nearest_block``'s work for (visit b, group g), by the ``threads``
+    threads of a block (a power of 2; t: this thread; every thread of the
+    block calls it), with the block's shared arrays ``best``, ``owner``
+    (a slot a thread) and ``offset`` (threads + 1)."""
     n = dist.shape[1]
     r = rows[b]
     gr = group[r]
     top = cuda.local.array(KMAX, float64)
-    best = cuda.shared.array(VISIT_THREADS, float64)
-    owner = cuda.shared.array(VISIT_THREADS, int32)
-    offset = cuda.shared.array(VISIT_SLOTS, int32)
     held = 0
-    for j in range(t, n, VISIT_THREADS):
+    for j in range(t, n, threads):
         if j == r or group_of(group[j], gr, mode == MODE_ANY) != g:
             continue
         held = _keep_smallest(top, held, k, dist[b, j])
@@ -377,7 +402,7 @@ def _block_k_nearest(b, g, t, dist, rows, group, mode, n_groups, k,
         best[t] = top[taken] if taken < held else math.inf
         owner[t] = t
         cuda.syncthreads()
-        step = VISIT_THREADS // 2
+        step = threads // 2
         while step > 0:
             if t < step:
                 other = best[t + step]
@@ -397,20 +422,15 @@ def _block_k_nearest(b, g, t, dist, rows, group, mode, n_groups, k,
         n_taken += 1
     limit = kth * (1 + TIE_RTOL) if n_taken == k else math.inf
     mine = 0
-    for j in range(t, n, VISIT_THREADS):
+    for j in range(t, n, threads):
         if j != r and group_of(group[j], gr, mode == MODE_ANY) == g \
                 and dist[b, j] <= limit:
             mine += 1
     offset[t + 1] = mine
-    cuda.syncthreads()
-    if t == 0:
-        offset[0] = 0
-        for i in range(VISIT_THREADS):
-            offset[i + 1] += offset[i]
-    cuda.syncthreads()
+    _running_sums(offset, t, threads)
     start = _group_start(g, gr, mode, group_start)
     position = start + offset[t]
-    for j in range(t, n, VISIT_THREADS):
+    for j in range(t, n, threads):
         if j != r and group_of(group[j], gr, mode == MODE_ANY) == g:
             d = dist[b, j]
             if d <= limit:
@@ -419,7 +439,7 @@ def _block_k_nearest(b, g, t, dist, rows, group, mode, n_groups, k,
                 position += 1
     cuda.syncthreads()
     if t == 0:
-        m = offset[VISIT_THREADS]
+        m = offset[threads]
         _sort_and_share(b, g, gr, mode, start, m, k, rank_weights,
                         class_factor, chosen, member_dist, coef, counts)
 
@@ -657,7 +677,8 @@ def _update_row(b, f, x, codes, rows, group, target, regression, with_sums,
             out[b, 5 * a + 3] = q_miss
 
 
-@cuda.jit
+@cuda.jit(**({} if config.ENABLE_CUDASIM
+             else dict(launch_bounds=FEEDBACK_THREADS)))
 def feedback_visits(x, codes, rows, group, target, regression, with_sums,
                     num_sorted, num_prefix, num_start, num_pstart, num_count,
                     num_both, nom_prob, nom_both, mode, n_groups, k,
@@ -691,7 +712,10 @@ def feedback_visits(x, codes, rows, group, target, regression, with_sums,
     n = x.shape[0]
     a = w.shape[0]
     width = out.shape[1]
-    partial = cuda.shared.array(VISIT_THREADS, float64)
+    partial = cuda.shared.array(FEEDBACK_THREADS, float64)
+    best = cuda.shared.array(FEEDBACK_THREADS, float64)
+    owner = cuda.shared.array(FEEDBACK_THREADS, int32)
+    offset = cuda.shared.array(FEEDBACK_SLOTS, int32)
     fixed_weights = fixed[:n_fixed]
     written = 0
     for v in range(rows.shape[0]):
@@ -718,7 +742,8 @@ def feedback_visits(x, codes, rows, group, target, regression, with_sums,
                            partial, dist)
         grid.sync()
         for g in range(block, n_groups, blocks):
-            _block_k_nearest(0, g, t, dist, visit, group, mode, n_groups, k,
+            _block_k_nearest(0, g, t, FEEDBACK_THREADS, best, owner, offset,
+                             dist, visit, group, mode, n_groups, k,
                              rank_weights, class_factor, group_start, chosen,
                              member_dist, coef, counts)
         for g in range(me, segment_start.shape[1], everyone):

@@ -65,6 +65,8 @@ SIGNATURES = {
                             + (F1, F2, CHOSEN, F2, I2, F1)],
     "updates": [(F2, CODES, I1, I1, F1, FLAG, FLAG) + TABLES
                 + (I2, I2, CHOSEN, F2, F1, F2)],
+    "dense_coefficients": [(CHOSEN, F2, I2, F2)],
+    "tiled_updates": [(F2, CODES, I1, I1) + TABLES + (F2, F1, F2)],
 }
 
 

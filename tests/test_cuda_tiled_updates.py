@@ -161,7 +161,8 @@ def test_tiled_rows_equal_updates_rows():
     and nominal columns, tied values."""
     from numba import cuda as nc
     rng = np.random.default_rng(11)
-    n, a_num, a_nom, count = 45, 13, 6, kernels.TILE + 5
+    n, count = 45, kernels.TILE + 5
+    a_num, a_nom = kernels.TILE // 2 + 5, kernels.TILE // 2
     x = np.floor(rng.random((n, a_num)) * 4) / 4
     codes = rng.integers(0, 3, (n, a_nom)).astype(np.int32)
     group = rng.integers(0, 2, n).astype(np.int64)

@@ -104,6 +104,20 @@ target_sum, weight_sums = (_device(function) for function in (
 feature_update, feature_pair_sums = (
     _device(function, column_diff=_column_diff) for function in (
         updates.feature_update, pair_sums.feature_pair_sums))
+
+
+@cuda.jit(device=True, inline=True)
+def _never_missing(sorted_vals, prefix, start, pstart, count, v):
+    """Stands for ``diffs.expected_abs`` (RELIEF-D's search of a sorted
+    law) where data is complete, so never reached: NaN if it were."""
+    return math.nan
+
+
+# numeric_diff for complete data (``tiled_updates``): the same function,
+# without RELIEF-D's search, whose loop keeps the compiler from holding a
+# tile's sums in registers (a 288-byte local-memory array a thread with it)
+complete_numeric_diff = _device(diffs.numeric_diff,
+                                expected_abs=_never_missing)
 group_of, group_sign, thresholds, bucket, bucket_share = (
     _device(function) for function in (
         neighbours.group_of, neighbours.group_sign, neighbours.thresholds,
@@ -658,8 +672,8 @@ def tiled_updates(x, codes, rows, group, num_sorted, num_prefix, num_start,
     them, R_b's values held in registers and the instances staged CHUNK at
     a time in shared memory with their coefficients for the tile's visits
     (a chunk with none skipped).  Each term is ``diffs``' own
-    ``numeric_diff`` / ``nominal_diff`` (RELIEF-D's tables: never read on
-    complete data)."""
+    ``numeric_diff`` (as ``complete_numeric_diff``) / ``nominal_diff``;
+    complete data only (RELIEF-D's tables are never read)."""
     n = x.shape[0]
     a_num = x.shape[1]
     a = a_num + codes.shape[1]
@@ -714,7 +728,7 @@ def tiled_updates(x, codes, rows, group, num_sorted, num_prefix, num_start,
                         for p in range(SUB):
                             f = f0 + tx + SIDE * p
                             if f < a_num:
-                                d = numeric_diff(
+                                d = complete_numeric_diff(
                                     f, mine[p, q], theirs[p], own_class[q],
                                     cj, num_sorted, num_prefix, num_start,
                                     num_pstart, num_count, num_both)

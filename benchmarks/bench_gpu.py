@@ -25,6 +25,12 @@ Sections (``--only``):
   visits; the time for all n visits is estimated from them (the visits are
   alike: linear; the printed figures say so).  ``--large-visits 0``: each
   rule's run of every visit measured whole, the preparation included.
+* ``msurf`` (not in the default run): the update step of MultiSURF,
+  MultiSURF* and SURF* at the last of ``--sizes``, every GPU step timed,
+  with the tiled update (``kernels.tiled_updates``) and with the old
+  ``kernels.updates`` (``backend.TILED_UPDATES``), in turn over
+  ``--rounds``; the minimum of each, their ratio, and the largest
+  difference between the two runs' weights.
 
 Every figure names the GPU and the CPU.  The data: uniform features, the
 class from the first five (``make``), float64.  The compiled kernels of both
@@ -245,6 +251,44 @@ def profile(n, a, feedback_visits, report):
     del os.environ["ORANGE3_RELIEF_CUDA_PROFILE"]
 
 
+def bench_msurf(n, a, rounds, report):
+    """The tiled update against the old one on the radius rules (see the
+    module docstring), each step waited for and timed (``cuda.PROFILE``)."""
+    rules = ("multisurf", "multisurf*", "surf*")
+    for rule in rules:                  # compile both paths first
+        for tiled in (True, False):
+            cuda.TILED_UPDATES = tiled
+            relieff(*make(200, 10), neighbours=rule, device="cuda")
+    os.environ["ORANGE3_RELIEF_CUDA_PROFILE"] = "1"
+    X, y = make(n, a)
+    for rule in rules:
+        times = {True: [], False: []}
+        steps, weights = {}, {}
+        for _ in range(rounds):
+            for tiled in (True, False):
+                cuda.TILED_UPDATES = tiled
+                cuda.PROFILE.clear()
+                started = time.perf_counter()
+                weights[tiled] = relieff(X, y, neighbours=rule,
+                                         device="cuda").weights
+                times[tiled].append((time.perf_counter() - started,
+                                     cuda.PROFILE["updates"]))
+                steps[tiled] = dict(cuda.PROFILE)
+        (new_all, new_upd), (old_all, old_upd) = (
+            min(times[tiled], key=lambda t: t[1]) for tiled in (True, False))
+        difference = float(np.max(np.abs(weights[True] - weights[False])))
+        print(f"\nmsurf {rule} {n} x {a}: updates tiled {new_upd:.4f} s, "
+              f"old {old_upd:.4f} s ({old_upd / new_upd:.1f} x); in all "
+              f"{new_all:.3f} s against {old_all:.3f} s; weights differ by "
+              f"at most {difference:.1e}")
+        report.append(dict(section="msurf", rule=rule, n=n, a=a,
+                           tiled=times[True], old=times[False],
+                           steps_tiled=steps[True], steps_old=steps[False],
+                           difference=difference))
+    cuda.TILED_UPDATES = True
+    del os.environ["ORANGE3_RELIEF_CUDA_PROFILE"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*",
@@ -285,6 +329,8 @@ def main():
         bench_permutations(*args.permutation_size, args.permutations, report)
     if "large" in args.only:
         bench_large(*args.large_size, args.large_visits, report)
+    if "msurf" in args.only:
+        bench_msurf(*args.sizes[-1], args.rounds, report)
     if args.profile:
         profile(*args.sizes[-1], args.feedback_visits, report)
     if args.json:

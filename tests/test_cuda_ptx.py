@@ -69,6 +69,8 @@ SIGNATURES = {
                         + (INT, INT, INT, F1, F2, I1, INT, FLOAT, INT, F1,
                            INT, INT, F1, F1, F1, I1, F2, CHOSEN, F2, F2, I2,
                            I2, F1, F2, F2)],
+    "dense_coefficients": [(CHOSEN, F2, I2, F2)],
+    "tiled_updates": [(F2, CODES, I1, I1) + TABLES + (F2, F1, F2)],
 }
 
 

@@ -53,6 +53,10 @@ BATCH_DEVICE_BYTES = 2 << 30
 AUTO_MIN_TERMS = 10 ** 9
 # The share of the free device memory a run may take.
 MEMORY_SHARE = 0.8
+# Whether batches of visits with a radius rule's neighbours take the tiled
+# update (``kernels.tiled_updates``) where it applies (see
+# ``CudaBackend.tiled_updates``); False: always ``kernels.updates``
+TILED_UPDATES = True
 
 # Seconds per step of the GPU runs in this process, when the environment
 # variable ORANGE3_RELIEF_CUDA_PROFILE is set (each step then waits for the
@@ -266,6 +270,13 @@ class CudaBackend(Backend):
         self.d_w = cuda.device_array(max(a, 1))
         self.buffers, self.capacity = None, 0
         self.feedback = None
+        # a batch's update rows by ``kernels.tiled_updates`` (each value
+        # read serves a tile of visits): a radius rule's neighbours (about
+        # half of all instances a visit with MultiSURF) on complete data,
+        # classification without STIR's sums; else ``kernels.updates``
+        self.tiled_updates = (TILED_UPDATES and not hood.uses_k
+                              and not setup.regression and not setup.n_sums
+                              and not prep.has_missing)
 
     def close(self):
         """Release the device memory (numba frees an array when its last
@@ -464,12 +475,23 @@ class CudaBackend(Backend):
             return np.zeros((count, self.width))
         out = buf["out"]
         with _step(cuda, "updates"):
-            grid = ((self.a + k.FEATURES_PER_BLOCK - 1)
-                    // k.FEATURES_PER_BLOCK, count)
-            k.updates[grid, k.FEATURES_PER_BLOCK](
-                self.d_x, self.d_codes, d_rows, self.d_group, self.d_target,
-                setup.regression, setup.n_sums > 0, *missing, starts,
-                counts, chosen, coef, constant, out)
+            if w is None and self.tiled_updates:
+                # the distances are spent: their buffer takes the dense
+                # coefficients (no memory more)
+                k.dense_coefficients[count, k.VISIT_THREADS](
+                    chosen, coef, counts, dist)
+                grid = ((count + k.TILE - 1) // k.TILE,
+                        (self.a + k.TILE - 1) // k.TILE)
+                k.tiled_updates[grid, (k.SIDE, k.SIDE)](
+                    self.d_x, self.d_codes, d_rows, self.d_group, *missing,
+                    dist, constant, out)
+            else:
+                grid = ((self.a + k.FEATURES_PER_BLOCK - 1)
+                        // k.FEATURES_PER_BLOCK, count)
+                k.updates[grid, k.FEATURES_PER_BLOCK](
+                    self.d_x, self.d_codes, d_rows, self.d_group,
+                    self.d_target, setup.regression, setup.n_sums > 0,
+                    *missing, starts, counts, chosen, coef, constant, out)
         with _step(cuda, "download"):
             return out.copy_to_host()
 

@@ -20,7 +20,13 @@ the same arithmetic as the CPU engine's, in float64:
   ``within_radius``, one thread a visit, for more than MAX_BUCKETS / 2
   groups;
 * ``updates``: a visit's update row, sum_j coef_j diff(A, R, I_j) (RReliefF's
-  three sums, STIR's pair sums), one thread a (visit, feature).
+  three sums, STIR's pair sums), one thread a (visit, feature);
+* ``tiled_updates``: the same row for a batch of visits whose neighbours'
+  coefficients are a dense visits x instances matrix
+  (``dense_coefficients``; a radius rule's on complete data, for
+  classification), in tiles of 64 visits x 64 features over chunks of 16
+  instances staged in shared memory, as ``tiled_distances``: each value
+  read serves 64 visits.
 
 The arithmetic of a pair is the CPU's own, one Python function that numba
 compiles for both targets (``register_jitable``): the diffs with RELIEF-D
@@ -47,7 +53,7 @@ The module compiles nothing until a kernel is first launched; under
 import math
 from types import FunctionType
 
-from numba import cuda, float64, int32
+from numba import cuda, float64, int32, int64
 from numba.core import config
 from ...contract import (diffs, distances, estimates, neighbours, pair_sums,
                          updates)
@@ -105,6 +111,20 @@ target_sum, weight_sums = (_device(function) for function in (
 feature_update, feature_pair_sums = (
     _device(function, column_diff=_column_diff) for function in (
         updates.feature_update, pair_sums.feature_pair_sums))
+
+
+@cuda.jit(device=True, inline=True)
+def _never_missing(sorted_vals, prefix, start, pstart, count, v):
+    """Stands for ``diffs.expected_abs`` (RELIEF-D's search of a sorted
+    law) where data is complete, so never reached: NaN if it were."""
+    return math.nan
+
+
+# numeric_diff for complete data (``tiled_updates``): the same function,
+# without RELIEF-D's search, whose loop keeps the compiler from holding a
+# tile's sums in registers (a 288-byte local-memory array a thread with it)
+complete_numeric_diff = _device(diffs.numeric_diff,
+                                expected_abs=_never_missing)
 group_of, group_sign, thresholds, bucket, bucket_share = (
     _device(function) for function in (
         neighbours.group_of, neighbours.group_sign, neighbours.thresholds,
@@ -764,3 +784,122 @@ def feedback_visits(x, codes, rows, group, target, regression, with_sums,
                 estimate_range(total, step, regression, trace[written], f,
                                f + 1)
             written += 1
+
+
+@cuda.jit
+def dense_coefficients(chosen, coef, counts, dense):
+    """dense[b, j] = the coefficient of instance j in visit b's update, 0
+    where j is not a neighbour: a radius rule's list (``chosen[b]``,
+    ``coef[b]``, ``counts[b, 0]`` long; each instance in it once) spread
+    over a row of n for ``tiled_updates``.  A block a visit."""
+    b = cuda.blockIdx.x
+    t = cuda.threadIdx.x
+    step = cuda.blockDim.x
+    for j in range(t, dense.shape[1], step):
+        dense[b, j] = 0.0
+    # the whole row is zero before any thread writes a coefficient into it
+    cuda.syncthreads()
+    for e in range(t, counts[b, 0], step):
+        dense[b, chosen[b, e]] = coef[b, e]
+
+
+@cuda.jit(device=True, inline=True)
+def _value(x, codes, i, f):
+    """Kernel column f of instance i (numeric columns first, then the
+    nominal codes) as float64; 0 past the last column."""
+    a_num = x.shape[1]
+    if f < a_num:
+        return x[i, f]
+    if f < a_num + codes.shape[1]:
+        return float64(codes[i, f - a_num])
+    return 0.0
+
+
+@cuda.jit
+def tiled_updates(x, codes, rows, group, num_sorted, num_prefix, num_start,
+                  num_pstart, num_count, num_both, nom_prob, nom_both,
+                  dense, constant, out):
+    """out[b, A] = constant[b] + sum_j dense[b, j] diff(A, R_b, I_j) for R_b
+    = rows[b] (``updates``' row for classification without STIR's sums,
+    the neighbours' coefficients as a dense matrix): a block of SIDE x SIDE
+    threads computes TILE visits x TILE features, each thread SUB x SUB of
+    them, R_b's values held in registers and the instances staged CHUNK at
+    a time in shared memory with their coefficients for the tile's visits
+    (a chunk with none skipped).  Each term is ``diffs``' own
+    ``numeric_diff`` (as ``complete_numeric_diff``) / ``nominal_diff``;
+    complete data only (RELIEF-D's tables are never read)."""
+    n = x.shape[0]
+    a_num = x.shape[1]
+    a = a_num + codes.shape[1]
+    n_visits = rows.shape[0]
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    thread = ty * SIDE + tx
+    v0 = cuda.blockIdx.x * TILE
+    f0 = cuda.blockIdx.y * TILE
+    values = cuda.shared.array((CHUNK, TILE), float64)
+    coefs = cuda.shared.array((CHUNK, TILE), float64)
+    classes = cuda.shared.array(CHUNK, int64)
+    mine = cuda.local.array((SUB, SUB), float64)
+    acc = cuda.local.array((SUB, SUB), float64)
+    theirs = cuda.local.array(SUB, float64)
+    own_class = cuda.local.array(SUB, int64)
+    for q in range(SUB):
+        b = v0 + ty + SIDE * q
+        r = rows[b] if b < n_visits else 0
+        own_class[q] = group[r]
+        for p in range(SUB):
+            mine[p, q] = _value(x, codes, r, f0 + tx + SIDE * p)
+            acc[p, q] = 0.0
+    for j0 in range(0, n, CHUNK):
+        for e in range(thread, CHUNK * TILE, SIDE * SIDE):
+            i = e % TILE
+            jc = e // TILE
+            values[jc, i] = _value(x, codes, j0 + jc, f0 + i) \
+                if j0 + jc < n else 0.0
+        live = 0
+        for e in range(thread, CHUNK * TILE, SIDE * SIDE):
+            jc = e % CHUNK
+            i = e // CHUNK
+            c = 0.0
+            if v0 + i < n_visits and j0 + jc < n:
+                c = dense[v0 + i, j0 + jc]
+            coefs[jc, i] = c
+            if c != 0.0:
+                live = 1
+        if thread < CHUNK:
+            classes[thread] = group[j0 + thread] if j0 + thread < n else 0
+        # the chunk is staged before any thread reads it; the block skips
+        # it together where no visit of the tile has a neighbour in it
+        if cuda.syncthreads_or(live):
+            for jc in range(CHUNK):
+                cj = classes[jc]
+                for p in range(SUB):
+                    theirs[p] = values[jc, tx + SIDE * p]
+                for q in range(SUB):
+                    c = coefs[jc, ty + SIDE * q]
+                    if c != 0.0:
+                        for p in range(SUB):
+                            f = f0 + tx + SIDE * p
+                            if f < a_num:
+                                d = complete_numeric_diff(
+                                    f, mine[p, q], theirs[p], own_class[q],
+                                    cj, num_sorted, num_prefix, num_start,
+                                    num_pstart, num_count, num_both)
+                            elif f < a:
+                                d = nominal_diff(
+                                    f - a_num, int32(mine[p, q]),
+                                    int32(theirs[p]), own_class[q], cj,
+                                    nom_prob, nom_both)
+                            else:
+                                d = 0.0
+                            acc[p, q] += c * d
+        # every thread is done with the chunk before the next is staged
+        cuda.syncthreads()
+    for q in range(SUB):
+        b = v0 + ty + SIDE * q
+        if b < n_visits:
+            for p in range(SUB):
+                f = f0 + tx + SIDE * p
+                if f < a:
+                    out[b, f] = constant[b] + acc[p, q]

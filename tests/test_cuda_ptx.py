@@ -65,6 +65,7 @@ SIGNATURES = {
                             + (F1, F2, CHOSEN, F2, I2, F1)],
     "updates": [(F2, CODES, I1, I1, F1, FLAG, FLAG) + TABLES
                 + (I2, I2, CHOSEN, F2, F1, F2)],
+    "add_rows": [(F2, F1, INT, INT, INT, F2)],
 }
 
 

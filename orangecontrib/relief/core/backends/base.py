@@ -317,15 +317,20 @@ class Backend(ABC):
         width = self.setup.width + self.setup.n_sums
         return max(4 * self.n_threads, BATCH_BYTES // (8 * width))
 
+    def first_batch(self, most):
+        """The visits of a run's first batch (``runtime.first_batch``)."""
+        n, a = self.setup.shape
+        return first_batch(n, a, most)
+
     def run(self, run):
         """The sums of every visit's update (STIR's sums after them), the
         visits in the batches of ``run`` (``runtime.Run``), each by
         ``visit``; the trace points go to ``run``."""
         setup = self.setup
-        n, a = setup.shape
+        a = setup.shape[1]
         total = np.zeros(setup.width + setup.n_sums)
         most = self.largest_batch()
-        for done, rows in run.batches(first_batch(n, a, most), most):
+        for done, rows in run.batches(self.first_batch(most), most):
             trace = run.trace_rows(len(rows), a)
             written = self.visit(rows, done, total, trace)
             run.record(trace[:written], done, len(rows))

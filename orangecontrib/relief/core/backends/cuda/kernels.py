@@ -610,3 +610,34 @@ def updates(x, codes, rows, group, target, regression, with_sums,
             out[b, 5 * a + 1] = q_hit
             out[b, 5 * a + 2] = w_miss
             out[b, 5 * a + 3] = q_miss
+
+
+# add_rows: rows loaded ahead of their (sequential) sums
+AHEAD = 8
+
+
+@cuda.jit
+def add_rows(rows, total, done, every, first, points):
+    """total[j] += rows[0, j], rows[1, j], ... (visits done + 1, done + 2,
+    ...) in this order, as the host adds them (``base.add_updates``): the
+    sums are its bits.  After every ``every``-th visit (0: none) the running
+    sums go into the next row of ``points``, from row ``first`` (the trace
+    points).  One thread a column; AHEAD rows are loaded before they are
+    added, so their loads overlap (the adds are one chain)."""
+    j = cuda.grid(1)
+    if j >= total.shape[0]:
+        return
+    held = cuda.local.array(AHEAD, float64)
+    count = rows.shape[0]
+    acc = total[j]
+    p = first
+    for start in range(0, count, AHEAD):
+        stop = min(start + AHEAD, count)
+        for b in range(start, stop):
+            held[b - start] = rows[b, j]
+        for b in range(start, stop):
+            acc += held[b - start]
+            if every > 0 and (done + b + 1) % every == 0:
+                points[p, j] = acc
+                p += 1
+    total[j] = acc

@@ -60,7 +60,8 @@ MEMORY_SHARE = 0.8
 PROFILE = defaultdict(float)
 # What the GPU runs of this process sent and fetched, and launched (always
 # counted; tests and benchmarks/bench_gpu.py --traffic read it): "sent" and
-# "fetched" bytes, "sends" and "fetches" (copies), "launches" (kernels)
+# "fetched" bytes, "sends" and "fetches" (copies), "launches" (kernels),
+# "data sends" (the data's values, X: once a run, or once while kept_data)
 TRAFFIC = Counter()
 # The first batch of a GPU run: this many terms (visits x instances x
 # features), ~0.02-0.04 s of an H100's or H200's float64 distances; the next
@@ -337,6 +338,7 @@ class CudaBackend(Backend):
         if _KEPT is not None and key in _KEPT:
             return _KEPT[key][1]
         n, cuda = self.n, self.cuda
+        TRAFFIC["data sends"] += 1
         arrays = (cuda.to_device(np.ascontiguousarray(
             prep.num if prep.num.shape[1] else np.zeros((n, 0)))),
             cuda.to_device(np.ascontiguousarray(

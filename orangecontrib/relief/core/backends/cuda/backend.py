@@ -4,9 +4,10 @@ through numba-cuda (the optional ``[gpu]`` extra).
 The same contract as the CPU engine, step by step, in float64
 (``cuda/kernels.py``): a batch of visits at a time, the distances from each
 visit to every instance (tiled; no n x n matrix), each group's neighbours
-with tied slots shared (or a radius rule's), and the update rows, which come
-back to be added in visiting order (``base.add_updates``), so the sums are
-the CPU's to rounding (~1e-15).  dReliefF and pdReliefF (and ReliefF with
+with tied slots shared (or a radius rule's), and the update rows, added
+on the device in visiting order (``kernels.add_rows``, the order of
+``base.add_updates``), so the sums are the CPU's to rounding (~1e-15) and
+only they come back.  dReliefF and pdReliefF (and ReliefF with
 fixed distance weights) visit one instance at a time with the distance
 weights of the estimate so far (``estimates.step_weights``, on the host).
 

@@ -21,6 +21,9 @@ the same arithmetic as the CPU engine's, in float64:
   groups;
 * ``updates``: a visit's update row, sum_j coef_j diff(A, R, I_j) (RReliefF's
   three sums, STIR's pair sums), one thread a (visit, feature).
+* ``add_rows``: a batch's update rows added to the running sums in visiting
+  order, as the host adds them (the same bits), with the trace points; only
+  the sums go back to the host.
 
 The arithmetic of a pair is the CPU's own, one Python function that numba
 compiles for both targets (``register_jitable``): the diffs with RELIEF-D

@@ -31,6 +31,10 @@ Sections (``--only``):
   ``kernels.updates`` (``backend.TILED_UPDATES``), in turn over
   ``--rounds``; the minimum of each, their ratio, and the largest
   difference between the two runs' weights.
+* ``host``: where a GPU run's host time goes, at ``--sizes``: the
+  preparation alone (``engine.start``), a whole ReliefF run, and its bytes
+  sent and fetched, copies and kernel launches (``cuda.TRAFFIC``); the
+  permutation section prints its traffic too.
 
 Every figure names the GPU and the CPU.  The data: uniform features, the
 class from the first five (``make``), float64.  The compiled kernels of both
@@ -169,13 +173,46 @@ def bench_feedback(n, a, visits, report):
 def bench_permutations(n, a, count, report):
     X, y = make(n, a)
     stats.permutation_test(*make(60, 5), n_permutations=2, device="cuda")
+    cuda.TRAFFIC.clear()
     started = time.perf_counter()
     stats.permutation_test(X, y, n_permutations=count, device="cuda")
     seconds = time.perf_counter() - started
     print(f"\n{count}-permutation test of ReliefF, {n} x {a}, GPU: "
           f"{seconds:.2f} s")
+    print(f"  traffic: {traffic()}")
     report.append(dict(section="permutations", n=n, a=a,
-                       permutations=count, gpu=seconds))
+                       permutations=count, gpu=seconds,
+                       traffic=dict(cuda.TRAFFIC)))
+
+
+def traffic():
+    """``cuda.TRAFFIC`` in words."""
+    t = cuda.TRAFFIC
+    return (f"sent {t['sent'] / 1e6:.2f} MB in {t['sends']} copies "
+            f"(the data {t['data sends']} times), fetched "
+            f"{t['fetched'] / 1e6:.3f} MB in {t['fetches']} copies, "
+            f"{t['launches']} kernel launches")
+
+
+def bench_host(sizes, rounds, report):
+    """A GPU run's host share: the preparation alone and whole ReliefF
+    runs (minimum of ``rounds``), and one run's traffic."""
+    relieff(*make(200, 10), k_nearest=K, device="cuda")
+    for n, a in sizes:
+        X, y = make(n, a)
+        prepared, whole = [], []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            engine.start(X, y, k_nearest=K)
+            prepared.append(time.perf_counter() - started)
+            cuda.TRAFFIC.clear()
+            whole.append(timed(tools(None)["relief gpu"], X, y)[0])
+        print(f"\nhost {n} x {a}: ReliefF on the GPU {min(whole):.3f} s, "
+              f"of which preparing the data {min(prepared):.3f} s; "
+              f"{traffic()}")
+        report.append(dict(section="host", n=n, a=a, run=min(whole),
+                           prepared=min(prepared),
+                           traffic=dict(cuda.TRAFFIC)))
 
 
 def bench_large(n, a, visits, report):
@@ -327,6 +364,8 @@ def main():
         bench_feedback(*args.feedback_size, args.feedback_visits, report)
     if "permutations" in args.only:
         bench_permutations(*args.permutation_size, args.permutations, report)
+    if "host" in args.only:
+        bench_host(args.sizes, args.rounds, report)
     if "large" in args.only:
         bench_large(*args.large_size, args.large_visits, report)
     if "msurf" in args.only:

@@ -71,6 +71,7 @@ SIGNATURES = {
                            I2, F1, F2, F2)],
     "dense_coefficients": [(CHOSEN, F2, I2, F2)],
     "tiled_updates": [(F2, CODES, I1, I1) + TABLES + (F2, F1, F2)],
+    "add_rows": [(F2, F1, INT, INT, INT, F2)],
 }
 
 

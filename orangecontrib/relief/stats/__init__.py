@@ -34,7 +34,9 @@ The data arguments are those of ``core.relieff`` (X, y, nominal and its
 keyword options, e.g. ``variant="pdrelieff"``, ``neighbours="multisurf"``,
 ``regression=True``).
 """
+import inspect
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Optional
@@ -45,6 +47,9 @@ from scipy import stats as scipy_stats
 
 from ..core import engine, quiet_warnings, ranking, relieff
 from ..core.backends import vectorised
+from ..core.backends.base import plan
+from ..core.backends.cuda.backend import check_device, kept_data
+from ..core.contract.prepare import with_target
 from ..core.registry import Entry, lookup
 from ..core.messages import warn
 from ..core.options import (is_real, random_generator, results_rows,
@@ -230,6 +235,45 @@ def _refit(X, y, nominal, options):
         return relieff(X, y, nominal, **options).weights
 
 
+# What a GPU run takes besides the plan's options (``engine.run_setup``)
+_RUN_OPTIONS = ("device", "kernels", "status")
+
+
+@contextmanager
+def _target_refits(X, y, nominal, options):
+    """``refit(target)``: the weights of a refit with ``target`` for the
+    rows of known ``y``.  On the GPU (``device="cuda"``, dense data) X is
+    prepared once and kept on the device: each refit is planned on the same
+    prepared data with its target (``prepare.with_target``, the numbers of
+    a whole ``prepare``), and its run sends only the target's arrays
+    (``kept_data``).  Elsewhere each refit is a whole ``relieff``."""
+    accepted = set(inspect.signature(engine.relieff_options).parameters)
+    accepted |= {"feature_names", "class_names", *_RUN_OPTIONS}
+    if (check_device(options.get("device")) != "cuda" or sp.issparse(X)
+            or set(options) - accepted or options.get("compat") is not None
+            or options.get("variant", "relieff") not in named(visits=True)):
+        def whole(target):
+            permuted = y.copy()
+            permuted[~np.isnan(y)] = target
+            return _refit(X, permuted, nominal, options)
+        yield whole
+        return
+    run = {key: options[key] for key in _RUN_OPTIONS if key in options}
+    planned = {key: value for key, value in options.items()
+               if key not in _RUN_OPTIONS}
+    with quiet_warnings():
+        first = engine.start(X, y, nominal, **planned)
+    regression = first.options.regression
+
+    def refit(target):
+        with quiet_warnings():
+            setup = plan(with_target(first.prep, target, regression),
+                         first.options)
+            return engine.run_setup(setup, **run).weights
+    with kept_data():
+        yield refit
+
+
 def _report(progress, done, total):
     if progress is not None:
         progress(done / total)      # may raise to cancel
@@ -269,10 +313,11 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
     if permute == "target":
         null = results_rows(R, observed.shape[0], "n_permutations")
         permuted = y.copy()
-        for i in range(R):
-            permuted[known] = y[rng.permutation(known)]
-            null[i] = _refit(X, permuted, nominal, relieff_options)
-            _report(progress, i + 1, R)
+        with _target_refits(X, y, nominal, relieff_options) as refit:
+            for i in range(R):
+                permuted[known] = y[rng.permutation(known)]
+                null[i] = refit(permuted[known])
+                _report(progress, i + 1, R)
     else:
         null = _feature_nulls(X, y, nominal, observed, R, rng, progress,
                               relieff_options)

@@ -90,7 +90,14 @@ def start(X, y, nominal, options, feature_names=None, class_names=None):
     running row sums follow the estimate alone)."""
     if options.distance_weights is not None and sp.issparse(X):
         X = X.toarray()
-    prep = prepare(X, y, nominal, options.regression, feature_names)
+    return plan(prepare(X, y, nominal, options.regression, feature_names),
+                options, class_names)
+
+
+def plan(prep, options, class_names=None):
+    """The ``Setup`` of ``options`` on the prepared data ``prep``
+    (``start``; a permutation test plans its refits on one prepared data set
+    with permuted targets, ``prepare.with_target``)."""
     fixed = _kernel_distance_weights(options.distance_weights, prep)
     n = prep.group.shape[0]
     m = _n_visits(options.n_iterations, n)
@@ -185,10 +192,10 @@ def _nothing_to_learn(prep, regression, k_nearest, class_names=None):
     k)."""
     if not regression and np.count_nonzero(prep.class_counts) < 2:
         warn("The data has only one class value; all weights are 0.",
-             stacklevel=3)
+             stacklevel=4)
         return True
     if regression and np.all(prep.target == 0):
-        warn("The target is constant; all weights are 0.", stacklevel=3)
+        warn("The target is constant; all weights are 0.", stacklevel=4)
         return True
     if not regression and k_nearest is not None:
         small = [c for c, count in enumerate(prep.class_counts)
@@ -197,7 +204,7 @@ def _nothing_to_learn(prep, regression, k_nearest, class_names=None):
             warn(f"k_nearest={k_nearest} is not smaller than "
                  f"{describe_classes(small, prep, class_names)}"
                  "; such a class contributes all its instances.",
-                 stacklevel=3)
+                 stacklevel=4)
     return False
 
 
@@ -317,15 +324,20 @@ class Backend(ABC):
         width = self.setup.width + self.setup.n_sums
         return max(4 * self.n_threads, BATCH_BYTES // (8 * width))
 
+    def first_batch(self, most):
+        """The visits of a run's first batch (``runtime.first_batch``)."""
+        n, a = self.setup.shape
+        return first_batch(n, a, most)
+
     def run(self, run):
         """The sums of every visit's update (STIR's sums after them), the
         visits in the batches of ``run`` (``runtime.Run``), each by
         ``visit``; the trace points go to ``run``."""
         setup = self.setup
-        n, a = setup.shape
+        a = setup.shape[1]
         total = np.zeros(setup.width + setup.n_sums)
         most = self.largest_batch()
-        for done, rows in run.batches(first_batch(n, a, most), most):
+        for done, rows in run.batches(self.first_batch(most), most):
             trace = run.trace_rows(len(rows), a)
             written = self.visit(rows, done, total, trace)
             run.record(trace[:written], done, len(rows))

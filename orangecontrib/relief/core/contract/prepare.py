@@ -15,7 +15,7 @@ Everything here follows ``doc/semantics.md``:
   class-conditional laws ``P(v | c)`` and the expected differences
   ``E|X - v|`` and ``E|X1 - X2|`` the kernels look up.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -285,7 +285,11 @@ def prepare(X, y, nominal=None, regression=False, names=None):
     num_cols = np.flatnonzero(usable & ~nominal)
     nom_cols = np.flatnonzero(usable & nominal)
 
-    num = X[:, num_cols]                    # the one copy of the numeric data
+    # the one copy of the numeric data (a run of columns as a slice: a plain
+    # copy, 5x faster than gathering them: 8 against 43 ms at 20,000 x 500)
+    whole = len(num_cols) and num_cols[-1] - num_cols[0] == len(num_cols) - 1
+    num = X[:, num_cols[0]:num_cols[-1] + 1].copy() if whole \
+        else X[:, num_cols]
     pre, shift, span = range_scale(lo[num_cols], hi[num_cols])
     if np.any(pre != 1.0):
         num *= pre
@@ -315,6 +319,27 @@ def prepare(X, y, nominal=None, regression=False, names=None):
                     class_counts=class_counts, target=target,
                     has_missing=has_missing, missing=missing,
                     n_dropped=n_dropped, class_codes=class_codes)
+
+
+def with_target(prep, y, regression=False):
+    """``prep`` (dense) with another target ``y`` for its instances (their
+    values in its row order: the rows whose target ``prepare`` kept): the
+    classes or normalised target and RELIEF-D's class laws as ``prepare``
+    computes them, the values themselves shared (a permutation test's refits
+    prepare X once)."""
+    y = np.asarray(y, dtype=float)
+    if y.shape != prep.group.shape or np.isnan(y).any():
+        raise ValueError("with_target needs one known target value per "
+                         "prepared instance.")
+    if not regression:
+        check_class_codes(y)
+    group, n_classes, class_counts, target, class_codes = _classes(
+        y, regression)
+    missing = _missing_tables(prep.num, prep.nom, group, n_classes,
+                              prep.has_missing)
+    return replace(prep, group=group, n_classes=n_classes,
+                   class_counts=class_counts, target=target, missing=missing,
+                   class_codes=class_codes)
 
 
 # Small data is prepared with NumPy: the one-pass numba kernels below are 3x

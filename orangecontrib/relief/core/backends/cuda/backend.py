@@ -4,9 +4,10 @@ through numba-cuda (the optional ``[gpu]`` extra).
 The same contract as the CPU engine, step by step, in float64
 (``cuda/kernels.py``): a batch of visits at a time, the distances from each
 visit to every instance (tiled; no n x n matrix), each group's neighbours
-with tied slots shared (or a radius rule's), and the update rows, which come
-back to be added in visiting order (``base.add_updates``), so the sums are
-the CPU's to rounding (~1e-15).  dReliefF and pdReliefF (and ReliefF with
+with tied slots shared (or a radius rule's), and the update rows, added
+on the device in visiting order (``kernels.add_rows``, the order of
+``base.add_updates``), so the sums are the CPU's to rounding (~1e-15) and
+only they come back.  dReliefF and pdReliefF (and ReliefF with
 fixed distance weights) visit one instance at a time with the distance
 weights of the estimate so far (``estimates.step_weights``, on the host).
 
@@ -27,7 +28,7 @@ the kernels on the CPU (tests), but ``device="auto"`` does not take it.
 """
 import os
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from contextlib import contextmanager
 
 import numpy as np
@@ -62,6 +63,15 @@ TILED_UPDATES = True
 # variable ORANGE3_RELIEF_CUDA_PROFILE is set (each step then waits for the
 # GPU to finish: benchmarks/bench_gpu.py's breakdown)
 PROFILE = defaultdict(float)
+# What the GPU runs of this process sent and fetched, and launched (always
+# counted; tests and benchmarks/bench_gpu.py --traffic read it): "sent" and
+# "fetched" bytes, "sends" and "fetches" (copies), "launches" (kernels),
+# "data sends" (the data's values, X: once a run, or once while kept_data)
+TRAFFIC = Counter()
+# The first batch of a GPU run: this many terms (visits x instances x
+# features), ~0.02-0.04 s of an H100's or H200's float64 distances; the next
+# batches are sized by their time, about BATCH_SECONDS (runtime.Run)
+GPU_FIRST_BATCH_TERMS = 5 * 10 ** 10
 
 _MISSING = ("device='cuda' needs the optional GPU support: pip install "
             "'orange3-relief[gpu]' (numba-cuda), and an NVIDIA GPU with its "
@@ -202,6 +212,80 @@ def _step(cuda, name):
     PROFILE[name] += time.perf_counter() - started
 
 
+class _CountedCuda:
+    """numba's cuda module, its ``to_device`` counted in TRAFFIC."""
+
+    def __init__(self, cuda):
+        self._cuda = cuda
+
+    def __getattr__(self, name):
+        return getattr(self._cuda, name)
+
+    def to_device(self, array, *args, **kwargs):
+        TRAFFIC["sent"] += np.asarray(array).nbytes
+        TRAFFIC["sends"] += 1
+        return self._cuda.to_device(array, *args, **kwargs)
+
+
+class _CountedKernels:
+    """The kernels module, each kernel's launch counted in TRAFFIC (looked
+    up at each launch: a test may replace a kernel)."""
+
+    def __init__(self, kernels):
+        self._kernels = kernels
+
+    def __getattr__(self, name):
+        value = getattr(self._kernels, name)
+        if not hasattr(value, "__getitem__") or isinstance(value, type):
+            return value
+        return _CountedKernel(value)
+
+
+class _CountedKernel:
+    """A kernel whose launches are counted (its other attributes, e.g.
+    ``compile``, the kernel's)."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __getattr__(self, name):
+        return getattr(self.kernel, name)
+
+    def __getitem__(self, configuration):
+        launch = self.kernel[configuration]
+
+        def counted(*args):
+            TRAFFIC["launches"] += 1
+            return launch(*args)
+        return counted
+
+
+def fetch(array):
+    """A device array copied to the host, counted in TRAFFIC."""
+    TRAFFIC["fetched"] += array.nbytes
+    TRAFFIC["fetches"] += 1
+    return array.copy_to_host()
+
+
+# While ``kept_data`` is active: the device copies of prepared data, by the
+# identity of its host arrays (held here, so no other array takes their id)
+_KEPT = None
+
+
+@contextmanager
+def kept_data():
+    """GPU runs in this block send a prepared data set's values (X and the
+    nominal codes) once and keep them on the device for the next runs on the
+    same prepared arrays (``prepare.with_target``: a permutation test's
+    refits change only the target); released at the end."""
+    global _KEPT
+    outer, _KEPT = _KEPT, {} if _KEPT is None else _KEPT
+    try:
+        yield
+    finally:
+        _KEPT = outer
+
+
 def _device_tables(tables, cuda):
     """RELIEF-D's tables (``prepare.MissingTables``) on the device, in their
     order, as ``diffs``' functions take them (an empty one as a placeholder
@@ -229,7 +313,8 @@ class CudaBackend(Backend):
         require(setup)
         from numba import cuda
         from . import kernels
-        self.cuda, self.kernels = cuda, kernels
+        self.cuda = cuda = _CountedCuda(cuda)
+        self.kernels = _CountedKernels(kernels)
         prep = dense_view(setup.prep, any_size=True)
         self.prep, self.hood = prep, setup.hood
         n, a = prep.group.shape[0], prep.n_used
@@ -249,10 +334,7 @@ class CudaBackend(Backend):
         self.batch = int(max(1, min((free - data_bytes) // per_visit,
                                     BATCH_DEVICE_BYTES // per_visit,
                                     setup.order.shape[0])))
-        self.d_x = cuda.to_device(np.ascontiguousarray(
-            prep.num if prep.num.shape[1] else np.zeros((n, 0))))
-        self.d_codes = cuda.to_device(np.ascontiguousarray(
-            codes if codes.shape[1] else np.zeros((n, 0), codes.dtype)))
+        self.d_x, self.d_codes = self._data(setup.prep, prep, codes)
         self.d_group = cuda.to_device(np.ascontiguousarray(prep.group))
         self.d_target = cuda.to_device(np.ascontiguousarray(
             prep.target if setup.regression else np.zeros(n), dtype=float))
@@ -278,6 +360,23 @@ class CudaBackend(Backend):
                               and not setup.regression and not setup.n_sums
                               and not prep.has_missing)
 
+    def _data(self, original, prep, codes):
+        """The device copies of the values and nominal codes of ``prep``
+        (dense; ``original`` before densifying), kept while ``kept_data``
+        is active."""
+        key = (id(original.num), id(original.nom), id(original.sp))
+        if _KEPT is not None and key in _KEPT:
+            return _KEPT[key][1]
+        n, cuda = self.n, self.cuda
+        TRAFFIC["data sends"] += 1
+        arrays = (cuda.to_device(np.ascontiguousarray(
+            prep.num if prep.num.shape[1] else np.zeros((n, 0)))),
+            cuda.to_device(np.ascontiguousarray(
+                codes if codes.shape[1] else np.zeros((n, 0), codes.dtype))))
+        if _KEPT is not None:
+            _KEPT[key] = ((original.num, original.nom, original.sp), arrays)
+        return arrays
+
     def close(self):
         """Release the device memory (numba frees an array when its last
         reference goes)."""
@@ -288,6 +387,40 @@ class CudaBackend(Backend):
     def largest_batch(self):
         """The GPU takes large batches: the memory limit cuts them."""
         return max(super().largest_batch(), 1 << 16)
+
+    def first_batch(self, most):
+        """A GPU run's first batch: GPU_FIRST_BATCH_TERMS terms (the CPU's
+        first batch would make a GPU run ~8 growing batches)."""
+        n, a = self.setup.shape
+        return max(1, min(most, GPU_FIRST_BATCH_TERMS // (n * max(a, 1))))
+
+    def visit_batch(self, rows, done, total, trace):
+        """ReliefF's visits: their update rows added on the device in
+        visiting order (``kernels.add_rows``, the host's order: the same
+        bits), so only the width-long sums (and the running sums at the
+        trace points) come back, not len(rows) x width rows."""
+        if not self.a:
+            return super().visit_batch(rows, done, total, trace)
+        cuda, k, setup = self.cuda, self.kernels, self.setup
+        every = setup.options.trace_every or 0
+        steps = trace_steps(done, len(rows), every)
+        width = total.shape[0]
+        d_total = cuda.to_device(total)
+        d_points = cuda.device_array((max(len(steps), 1), width))
+        threads = k.FEATURES_PER_BLOCK
+        for start in range(0, len(rows), self.batch):
+            part = rows[start:start + self.batch]
+            out = self.update_rows(part, on_device=True)
+            first = len(trace_steps(done, start, every))
+            with _step(cuda, "sums"):
+                k.add_rows[(width + threads - 1) // threads, threads](
+                    out, d_total, done + start, every, first, d_points)
+        with _step(cuda, "download"):
+            total[:] = fetch(d_total)
+            points = fetch(d_points) if len(steps) else None
+        for i, t in enumerate(steps):
+            self.estimate(points[i], t, setup.regression, trace[i])
+        return len(steps)
 
     # ------------------------------------------------------------------
     def batch_updates(self, rows, upd):
@@ -324,9 +457,9 @@ class CudaBackend(Backend):
         with _step(cuda, "feedback visits"):
             self.kernels.feedback_visits[blocks,
                                          self.kernels.FEEDBACK_THREADS](*args)
-        total[:] = d_total.copy_to_host()
+        total[:] = fetch(d_total)
         if points:
-            trace[:points] = d_trace.copy_to_host()
+            trace[:points] = fetch(d_trace)
         return points
 
     def _feedback_buffers(self):
@@ -411,10 +544,12 @@ class CudaBackend(Backend):
         return {key: None if value is None else value[:rows.get(key, count)]
                 for key, value in self.buffers.items()}
 
-    def update_rows(self, rows, w=None):
+    def update_rows(self, rows, w=None, on_device=False):
         """The update rows (len(rows) x width) of visiting ``rows`` with
         distance weights ``w`` (None: all 1, ReliefF's, whose complete data
-        takes the tiled distances; else one visit's, sent to the device)."""
+        takes the tiled distances; else one visit's, sent to the device);
+        ``on_device``: left there (a device array, reused by the next
+        call)."""
         cuda, k = self.cuda, self.kernels
         setup, hood = self.setup, self.hood
         count, n = len(rows), self.n
@@ -424,6 +559,7 @@ class CudaBackend(Backend):
             d_w = self.d_ones
             if w is not None:
                 self.d_w.copy_to_device(w)
+                TRAFFIC.update(sent=w.nbytes, sends=1)
                 d_w = self.d_w
         missing = self.missing
         dist = buf["dist"]
@@ -492,8 +628,10 @@ class CudaBackend(Backend):
                     self.d_x, self.d_codes, d_rows, self.d_group,
                     self.d_target, setup.regression, setup.n_sums > 0,
                     *missing, starts, counts, chosen, coef, constant, out)
+        if on_device:
+            return out
         with _step(cuda, "download"):
-            return out.copy_to_host()
+            return fetch(out)
 
     def _surf_radius(self, count, w):
         """SURF's radius (``neighbours.surf_radius``, run here as Python)

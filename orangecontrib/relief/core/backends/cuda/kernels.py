@@ -26,7 +26,10 @@ the same arithmetic as the CPU engine's, in float64:
   (``dense_coefficients``; a radius rule's on complete data, for
   classification), in tiles of 64 visits x 64 features over chunks of 16
   instances staged in shared memory, as ``tiled_distances``: each value
-  read serves 64 visits.
+  read serves 64 visits;
+* ``add_rows``: a batch's update rows added to the running sums in visiting
+  order, as the host adds them (the same bits), with the trace points; only
+  the sums go back to the host.
 
 The arithmetic of a pair is the CPU's own, one Python function that numba
 compiles for both targets (``register_jitable``): the diffs with RELIEF-D
@@ -903,3 +906,34 @@ def tiled_updates(x, codes, rows, group, num_sorted, num_prefix, num_start,
                 f = f0 + tx + SIDE * p
                 if f < a:
                     out[b, f] = constant[b] + acc[p, q]
+
+
+# add_rows: rows loaded ahead of their (sequential) sums
+AHEAD = 8
+
+
+@cuda.jit
+def add_rows(rows, total, done, every, first, points):
+    """total[j] += rows[0, j], rows[1, j], ... (visits done + 1, done + 2,
+    ...) in this order, as the host adds them (``base.add_updates``): the
+    sums are its bits.  After every ``every``-th visit (0: none) the running
+    sums go into the next row of ``points``, from row ``first`` (the trace
+    points).  One thread a column; AHEAD rows are loaded before they are
+    added, so their loads overlap (the adds are one chain)."""
+    j = cuda.grid(1)
+    if j >= total.shape[0]:
+        return
+    held = cuda.local.array(AHEAD, float64)
+    count = rows.shape[0]
+    acc = total[j]
+    p = first
+    for start in range(0, count, AHEAD):
+        stop = min(start + AHEAD, count)
+        for b in range(start, stop):
+            held[b - start] = rows[b, j]
+        for b in range(start, stop):
+            acc += held[b - start]
+            if every > 0 and (done + b + 1) % every == 0:
+                points[p, j] = acc
+                p += 1
+    total[j] = acc

@@ -87,8 +87,8 @@ def test_batches_each_one_launch(launches, monkeypatch):
     """Batches of 1, 2, 2 and 2 visits (progress between them): a launch a
     batch, the estimate carried from one to the next on the host."""
     monkeypatch.setattr(cuda.CudaBackend, "largest_batch", lambda self: 2)
+    monkeypatch.setattr(cuda, "GPU_FIRST_BATCH_TERMS", 1)
     from orangecontrib.relief.core.backends import runtime
-    monkeypatch.setattr(runtime, "FIRST_BATCH_TERMS", 1)
     monkeypatch.setattr(runtime, "BATCH_SECONDS", 1e9)
     _both(*_table(), variant="pdrelieff", n_iterations=7, random_state=2,
           trace_every=3)

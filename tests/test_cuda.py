@@ -243,8 +243,9 @@ def test_auto_without_a_gpu_runs_on_the_cpu_and_says_so_once(monkeypatch):
 
 def test_auto_takes_the_gpu_where_it_pays(monkeypatch):
     """With a GPU, "auto" takes it for ReliefF runs of AUTO_MIN_TERMS terms
-    or more, and keeps small runs and the one-visit-at-a-time variants on
-    the CPU, saying why once."""
+    or more and for dReliefF / pdReliefF in one launch on
+    FEEDBACK_AUTO_MIN_TERMS values or more, and keeps small runs and the
+    radius rules' feedback runs on the CPU, saying why once."""
     from orangecontrib.relief.core.backends import selection
     monkeypatch.setattr(cuda, "available", lambda: True)
     monkeypatch.setattr(selection, "_SAID", set())
@@ -259,10 +260,20 @@ def test_auto_takes_the_gpu_where_it_pays(monkeypatch):
     assert large.device == "cuda"
     np.testing.assert_allclose(large.weights, small.weights, rtol=0,
                                atol=TOLERANCE)
-    with pytest.warns(ReliefWarning, match="one instance at a time"):
+    with pytest.warns(ReliefWarning, match="fewer than 10\\^7 values"):
         feedback = relieff(X, y, nominal, device="auto", k_nearest=3,
                            variant="drelieff")
     assert feedback.device == "cpu"
+    monkeypatch.setattr(cuda, "FEEDBACK_AUTO_MIN_TERMS", 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReliefWarning)
+        feedback = relieff(X, y, nominal, device="auto", k_nearest=3,
+                           variant="drelieff")
+    assert feedback.device == "cuda"
+    with pytest.warns(ReliefWarning, match="radius rule"):
+        radius = relieff(X, y, nominal, device="auto",
+                         neighbours="multisurf", variant="pdrelieff")
+    assert radius.device == "cpu"
 
 
 def test_environment_variable_chooses_the_device(monkeypatch):

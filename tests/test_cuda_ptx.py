@@ -187,6 +187,9 @@ class _Recorder:
             return self.kernel[configuration](*args)
         return launch
 
+    def __getattr__(self, name):        # compile, on a GPU
+        return getattr(self.kernel, name)
+
 
 def test_launches_match_the_signatures(monkeypatch):
     """The argument types core/backends/cuda/backend.py launches each kernel with, over every
@@ -201,6 +204,7 @@ def test_launches_match_the_signatures(monkeypatch):
         pytest.skip(cuda.unavailable_reason())
     from orangecontrib.relief.core.backends.cuda import kernels as cuda_kernels
     launches = {name: set() for name in SIGNATURES}
+    monkeypatch.setattr(cuda, "TILED_UPDATES", True)     # off by default
     for name in SIGNATURES:
         monkeypatch.setattr(cuda_kernels, name, _Recorder(
             getattr(cuda_kernels, name), launches[name]))

@@ -63,6 +63,13 @@ class _Counter:
         return launch
 
 
+@pytest.fixture(autouse=True)
+def tiled(monkeypatch):
+    """The tiled update on (``cuda.TILED_UPDATES``: off by default, slower
+    on an H200 than ``updates``)."""
+    monkeypatch.setattr(cuda, "TILED_UPDATES", True)
+
+
 @pytest.fixture
 def launches(monkeypatch):
     """The launches of ``tiled_updates`` and ``updates`` in a test."""

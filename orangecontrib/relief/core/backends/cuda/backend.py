@@ -52,12 +52,20 @@ BATCH_DEVICE_BYTES = 2 << 30
 # 16 CPU cores 0.37 s; below 1e9 the GPU's fixed costs (sending the data,
 # launches) are as long as the run (doc/gpu.md)
 AUTO_MIN_TERMS = 10 ** 9
+# device="auto" takes the GPU for dReliefF and pdReliefF (one launch a
+# batch, ``feedback_visits``) on at least this many values (instances x
+# features): at 20,000 x 500 an H200 took 205 us a visit, 16 CPU cores
+# 332 us (pdReliefF); a visit's barriers and one block choosing each
+# group's neighbours cost about as much on smaller data (doc/gpu.md)
+FEEDBACK_AUTO_MIN_TERMS = 10 ** 7
 # The share of the free device memory a run may take.
 MEMORY_SHARE = 0.8
 # Whether batches of visits with a radius rule's neighbours take the tiled
 # update (``kernels.tiled_updates``) where it applies (see
-# ``CudaBackend.tiled_updates``); False: always ``kernels.updates``
-TILED_UPDATES = True
+# ``CudaBackend.tiled_updates``), or ``kernels.updates``.  Off: on an H200
+# (2026-11-27, MultiSURF at 20,000 x 500) the update step took 0.480 s
+# tiled against 0.312 s with ``updates`` (doc/gpu.md)
+TILED_UPDATES = False
 
 # Seconds per step of the GPU runs in this process, when the environment
 # variable ORANGE3_RELIEF_CUDA_PROFILE is set (each step then waits for the
@@ -170,21 +178,39 @@ def require(setup):
 
 def auto_declines(setup):
     """Why ``device="auto"`` keeps ``setup`` on the CPU although a GPU is
-    present (None: it takes the GPU).  Measured on an H100 against 16 CPU
-    cores (doc/gpu.md): dReliefF and pdReliefF, one visit at a time, ran 5x
-    slower on the GPU (each visit waits for its launches); runs of fewer
-    than AUTO_MIN_TERMS terms (visits x instances x features) end sooner on
-    the CPU than the GPU's kernels compile and its data is sent."""
+    present (None: it takes the GPU).  Measured against 16 CPU cores
+    (doc/gpu.md): runs of fewer than AUTO_MIN_TERMS terms (visits x
+    instances x features) end sooner on the CPU than the GPU's kernels
+    compile and its data is sent; dReliefF and pdReliefF take the GPU in
+    one launch a batch (``one_launch_covers``) on FEEDBACK_AUTO_MIN_TERMS
+    values or more, and were 5x slower there with a launch a step."""
     reason = uncovered(setup)
     if reason is not None:
         return reason
-    if setup.variant_entry.sequential:
-        return ("dReliefF, pdReliefF and fixed distance weights visit one "
-                "instance at a time, faster on the CPU in this version")
     n, a = setup.shape
+    if setup.variant_entry.sequential:
+        if not one_launch_covers(setup.hood, a):
+            return ("dReliefF, pdReliefF and fixed distance weights with a "
+                    "radius rule or more than 16 neighbours take a launch a "
+                    "step and visit on the GPU, faster on the CPU")
+        if n * a < FEEDBACK_AUTO_MIN_TERMS:
+            return ("dReliefF, pdReliefF and fixed distance weights on "
+                    "fewer than 10^7 values (instances x features) end "
+                    "sooner on the CPU")
+        return None
     if setup.order.shape[0] * n * a < AUTO_MIN_TERMS:
         return "runs this small end sooner on the CPU"
     return None
+
+
+def one_launch_covers(hood, a):
+    """Whether a sequential run (dReliefF, pdReliefF, fixed distance
+    weights) with neighbourhood ``hood`` on ``a`` features takes
+    ``kernels.feedback_visits``, a launch a batch: the k nearest, k <= KMAX,
+    unless switched off (``ONE_LAUNCH``) or not ready on this GPU."""
+    from .kernels import KMAX
+    return bool(ONE_LAUNCH and ONE_LAUNCH_FAILED is None and a
+                and hood.uses_k and hood.k <= KMAX)
 
 
 def _free_memory(cuda):
@@ -433,8 +459,7 @@ class CudaBackend(Backend):
         one launch of ``kernels.feedback_visits`` where it covers the rule
         (``ONE_LAUNCH``), else ``Backend``'s loop (``weighted_update``)."""
         hood = self.hood
-        if not (ONE_LAUNCH and self.a and hood.uses_k
-                and hood.k <= self.kernels.KMAX):
+        if not one_launch_covers(hood, self.a):
             return super().visit_in_order(rows, done, total, trace)
         setup, cuda = self.setup, self.cuda
         every = setup.options.trace_every or 0
@@ -498,6 +523,8 @@ class CudaBackend(Backend):
         try:
             kernel = k.feedback_visits.compile(tuple(map(typeof, args)))
             most = kernel.max_cooperative_grid_blocks(k.FEEDBACK_THREADS)
+        except (AttributeError, NameError, TypeError):
+            raise                       # a mistake here, not the GPU's
         except Exception as error:      # e.g. no cudadevrt to link with
             ONE_LAUNCH_FAILED = f"{type(error).__name__}: {error}"
             return 0

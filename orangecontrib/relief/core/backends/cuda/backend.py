@@ -457,7 +457,7 @@ class CudaBackend(Backend):
     def visit_in_order(self, rows, done, total, trace):
         """dReliefF and pdReliefF (and fixed distance weights): the batch in
         one launch of ``kernels.feedback_visits`` where it covers the rule
-        (``ONE_LAUNCH``), else ``Backend``'s loop (``weighted_update``)."""
+        (``one_launch_covers``), else ``Backend``'s loop (``weighted_update``)."""
         hood = self.hood
         if not one_launch_covers(hood, self.a):
             return super().visit_in_order(rows, done, total, trace)
@@ -466,15 +466,15 @@ class CudaBackend(Backend):
         points = len(trace_steps(done, len(rows), every))
         d_total = cuda.to_device(total)
         d_trace = cuda.device_array((max(points, 1), self.a))
+        fixed, w, current = self._feedback_buffers()
         args = (self.d_x, self.d_codes,
                 cuda.to_device(np.ascontiguousarray(rows, np.int64)),
                 self.d_group, self.d_target, setup.regression,
                 setup.n_sums > 0, *self.missing, hood.mode, hood.n_groups,
                 hood.k, self.d_rank, self.d_factor, self.d_group_start,
                 setup.variant, float(setup.T or 0.0),
-                len(setup.distance_weights), *self._feedback_buffers(), done,
-                every, d_total, *self.feedback[1:],
-                cuda.to_device(np.zeros(len(rows), np.int64)),
+                len(setup.distance_weights), fixed, done, every, d_total, w,
+                current, cuda.to_device(np.zeros(len(rows), np.int64)),
                 *self._visit_buffers(), d_trace)
         blocks = self._grid_of(args)
         if not blocks:
@@ -489,15 +489,15 @@ class CudaBackend(Backend):
 
     def _feedback_buffers(self):
         """``feedback_visits``' fixed distance weights (a placeholder of
-        one when there are none); made once with the distance weights and
-        the regression estimate's scratch (``self.feedback``)."""
+        one when there are none), distance weights and the regression
+        estimate's scratch, made once (``self.feedback``)."""
         if self.feedback is None:
             cuda, fixed = self.cuda, self.setup.distance_weights
             self.feedback = (
                 cuda.to_device(np.ascontiguousarray(
                     fixed if len(fixed) else np.ones(1), dtype=float)),
                 self.d_w, cuda.device_array(self.a))
-        return self.feedback[:1]
+        return self.feedback
 
     def _visit_buffers(self):
         """One visit's distances, neighbour lists, their distances and

@@ -457,7 +457,8 @@ class CudaBackend(Backend):
     def visit_in_order(self, rows, done, total, trace):
         """dReliefF and pdReliefF (and fixed distance weights): the batch in
         one launch of ``kernels.feedback_visits`` where it covers the rule
-        (``one_launch_covers``), else ``Backend``'s loop (``weighted_update``)."""
+        (``one_launch_covers``), else ``Backend``'s loop
+        (``weighted_update``)."""
         hood = self.hood
         if not one_launch_covers(hood, self.a):
             return super().visit_in_order(rows, done, total, trace)

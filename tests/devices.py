@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core.backends.cuda import backend as cuda
-from orangecontrib.relief.core import relieff
+from orangecontrib.relief.core import engine, relieff
 from orangecontrib.relief.core.backends import selection
 
 #: device="cuda" runs here (a GPU, or numba-cuda's simulator)
@@ -42,6 +42,19 @@ def no_gpu(monkeypatch):
     monkeypatch.setattr(cuda, "unavailable_reason",
                         lambda: "no CUDA GPU was found (test)")
     monkeypatch.setattr(selection, "_SAID", set())
+
+
+def recording_runs(told):
+    """A stand-in for ``core.engine.run_setup`` that appends the ``device``
+    it is told to ``told`` and runs on the CPU: on the GPU a permutation
+    test plans its refits on data prepared once and runs each with it
+    (``stats._target_refits``)."""
+    original = engine.run_setup
+
+    def recording(setup, device=None, **options):
+        told.append(device)
+        return original(setup, device="cpu", **options)
+    return recording
 
 
 def recording_engine(told):

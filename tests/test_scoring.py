@@ -16,7 +16,8 @@ from orangecontrib.relief import (DReliefF, IReliefF, Iter, PDReliefF,
 from orangecontrib.relief.scoring import SelectSignificant
 from orangecontrib.relief.datasets import corral
 from devices import (TOLERANCE, needs_cuda, no_gpu,  # noqa: F401
-                     recording_engine, tiny)
+                     recording_engine, recording_runs, tiny)
+from orangecontrib.relief.core import engine
 
 SCORERS = [ReliefF, DReliefF, PDReliefF]
 
@@ -311,6 +312,7 @@ def test_wrappers_keep_the_scorers_device(monkeypatch):
 def test_significance_and_select_significant_keep_the_device(monkeypatch):
     told = []
     monkeypatch.setattr(stats, "relieff", recording_engine(told))
+    monkeypatch.setattr(engine, "run_setup", recording_runs(told))
     table = tiny_table()
     scorer = ReliefF(k_nearest=3, device="cuda")
     SelectSignificant(scorer, alpha=0.5, n_permutations=3)(table)

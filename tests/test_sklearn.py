@@ -17,7 +17,8 @@ from orangecontrib.relief import stats
 from orangecontrib.relief import sklearn as sklearn_module
 from orangecontrib.relief.sklearn import ReliefFSelector
 from devices import (TOLERANCE, needs_cuda, no_gpu,  # noqa: F401
-                     recording_engine, tiny)
+                     recording_engine, recording_runs, tiny)
+from orangecontrib.relief.core import engine
 
 
 @pytest.mark.filterwarnings("ignore::orangecontrib.relief.ReliefWarning")
@@ -353,6 +354,7 @@ def test_device_reaches_the_engine_and_the_significance_refits(monkeypatch):
     told = []
     monkeypatch.setattr(sklearn_module, "relieff", recording_engine(told))
     monkeypatch.setattr(stats, "relieff", recording_engine(told))
+    monkeypatch.setattr(engine, "run_setup", recording_runs(told))
     X, y, _ = tiny()
     ReliefFSelector(k_nearest=3, device="cuda", threshold="p:0.5",
                     n_permutations=3).fit(X, y)

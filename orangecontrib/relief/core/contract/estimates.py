@@ -117,7 +117,7 @@ def blended(variant):
 
 
 @njit(inline="always", **JIT)
-def _weights_of(values, divisor, t, variant, T, w, f0, f1, n):
+def weights_of(values, divisor, t, variant, T, w, f0, f1, n):
     """w_A = max(0, f(values[A] / divisor, t)) for the features [f0, f1):
     f is ``progressive`` where the variant is ``blended``, else the estimate
     itself; a w_A within the rounding error of the estimate on n instances
@@ -148,7 +148,7 @@ def distance_weights(current, t, variant, T, out, n):
     a = out.shape[0]
     n_positive = 0
     if t > 1:
-        n_positive = _weights_of(current, 1.0, t, variant, T, out, 0, a, n)
+        n_positive = weights_of(current, 1.0, t, variant, T, out, 0, a, n)
     if n_positive == 0:
         out[:] = 1.0
     return n_positive > 0
@@ -160,7 +160,7 @@ def weights_of_range(total, t, variant, T, w, f0, f1, n):
     [f0, f1) (classification, t > 1), in one pass: the same numbers, one
     read of the features instead of three (the divisions take most of it).
     Returns how many are positive."""
-    return _weights_of(total, t - 1, t, variant, T, w, f0, f1, n)
+    return weights_of(total, t - 1, t, variant, T, w, f0, f1, n)
 
 
 @njit(**JIT)
@@ -215,9 +215,9 @@ def feature_step_weight(total, t, variant, T, regression, n, fixed, current,
         w[f] = 0.0
     elif regression:
         estimate_range(total, t - 1, True, current, f, f + 1)
-        positive = _weights_of(current, 1.0, t, variant, T, w, f, f + 1, n)
+        positive = weights_of(current, 1.0, t, variant, T, w, f, f + 1, n)
     else:
-        positive = _weights_of(total, t - 1, t, variant, T, w, f, f + 1, n)
+        positive = weights_of(total, t - 1, t, variant, T, w, f, f + 1, n)
     if fixed.shape[0]:
         w[f] *= fixed[f]
         positive = 1 if w[f] > 0.0 else 0

@@ -136,8 +136,8 @@ estimate_range = _device(estimates.estimate_range)
 # (numba-cuda has no np.exp: blend's logistic ramp takes math.exp, CUDA's)
 feature_step_weight = _device(
     estimates.feature_step_weight, estimate_range=estimate_range,
-    _weights_of=_device(
-        estimates._weights_of.py_func, **{
+    weights_of=_device(
+        estimates.weights_of.py_func, **{
             name: _device(getattr(estimates, name).py_func, np=math)
             for name in ("blend", "progressive", "residue", "blended")}))
 

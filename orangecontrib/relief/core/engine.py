@@ -20,7 +20,7 @@ from .backends.base import start as plan_run
 from .backends.compiled.backend import relieff_job
 from .backends.cuda.backend import check_device
 from .irelief import irelief
-from .options import check_options
+from .options import check_options, for_targets
 from .backends.runtime import Run, threads
 from .backends.selection import local_backend, on_gpu
 from .backends.weka import start as weka_start
@@ -39,9 +39,14 @@ PARAMETERS = """\
     X : array (n_instances, n_features)
         Feature values; NaN marks a missing value.  Nominal features hold
         integer codes.
-    y : array (n_instances,)
+    y : array (n_instances,) or (n_instances, n_targets)
         Class codes 0, 1, ... (classification) or numbers (regression); rows
-        with NaN are dropped with a warning.
+        with NaN are dropped with a warning.  Several columns are several
+        targets: multi-target RReliefF (Petković, Kocev & Džeroski 2020;
+        ``doc/semantics.md``, "Several class variables"): the regression
+        form with diff(C) the mean over the targets known in both
+        instances of each target's diff; rows with no known target are
+        dropped.
     nominal : boolean array (n_features,), optional
         Which features are nominal (diff by overlap); the rest are numeric
         (range-normalised difference).
@@ -126,6 +131,9 @@ PARAMETERS = """\
         oscillate, then halved as long as they do (down to 1/64); None:
         Sun's iteration always; a number: that lambda throughout
         (``irelief.irelief``).
+    nominal_targets : boolean array (n_targets,), optional
+        With several targets: which are nominal (integer codes, NaN for
+        missing; diff 0 or 1); the rest are numeric (|difference| / range).
     device : {None, "cpu", "cuda", "auto"}
         Where the visits run: this machine's cores ("cpu"; None: the
         environment variable ORANGE3_RELIEF_DEVICE, else "cpu"), an NVIDIA
@@ -155,7 +163,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             n_values=None, n_class_values=None, feature_names=None,
             class_names=None, statistics=False, distance_weights=None,
             max_iterations=1000, tolerance=1e-3, damping="auto",
-            device=None):
+            device=None, nominal_targets=None):
     """Estimate feature weights with ReliefF or one of its variants.
 
     {parameters}
@@ -173,7 +181,9 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         neighbours=neighbours, trace_every=trace_every, n_jobs=n_jobs,
         speedups=speedups, statistics=statistics, compat=compat,
         distance_weights=distance_weights, max_iterations=max_iterations,
-        tolerance=tolerance, damping=damping)
+        tolerance=tolerance, damping=damping,
+        nominal_targets=nominal_targets)
+    options = for_targets(options, y)   # several targets: RReliefF's form
     device = check_device(device)       # the one place it is checked
     if not options.variant_entry.visits:     # I-RELIEF
         if device == "cuda":
@@ -200,7 +210,7 @@ def relieff_options(*, regression=False, variant="relieff",
                     T=None, neighbours="k", trace_every=None, n_jobs=None,
                     speedups=None, statistics=False, compat=None,
                     distance_weights=None, max_iterations=1000,
-                    tolerance=1e-3, damping="auto"):
+                    tolerance=1e-3, damping="auto", nominal_targets=None):
     """The checked ``options.Options`` of ``relieff``'s keyword arguments
     (the same names and defaults); a ValueError that says what to change
     for one it does not accept."""
@@ -211,7 +221,7 @@ def relieff_options(*, regression=False, variant="relieff",
                          statistics=statistics,
                          distance_weights=distance_weights,
                          max_iterations=max_iterations, tolerance=tolerance,
-                         damping=damping)
+                         damping=damping, nominal_targets=nominal_targets)
 
 
 def start(X, y, nominal=None, *, feature_names=None, class_names=None,

@@ -4,11 +4,12 @@ kernels, the first-use NumPy path, Weka's mode and the Dask backend all read
 the ``Options`` that passed here."""
 import numbers
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Optional
 
 import numpy as np
 
+from .contract.prepare import several_targets
 from .rules import RULES, Rule, rule
 from .speedups import ALL, Speedups
 from .variants import FIXED, Variant, variant as variant_named
@@ -122,6 +123,7 @@ class Options:
     max_iterations: int = 1000
     tolerance: float = 1e-3
     damping: Any = "auto"
+    nominal_targets: Optional[tuple] = None
 
     @property
     def variant(self):
@@ -141,7 +143,7 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                   regression=False, compat=None, *, n_iterations=None,
                   random_state=0, speedups=None, statistics=False,
                   distance_weights=None, max_iterations=1000,
-                  tolerance=1e-3, damping="auto"):
+                  tolerance=1e-3, damping="auto", nominal_targets=None):
     """The ``Options`` of a run, or a ValueError that says what to change
     for any option ``relieff`` does not accept (its arguments, with their
     names)."""
@@ -210,7 +212,57 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
                    chosen, bool(regression), compat, n_iterations,
                    random_state, ALL if speedups is None else speedups,
                    bool(statistics), distance_weights, max_iterations,
-                   tolerance, damping)
+                   tolerance, damping, _flags(nominal_targets))
+
+
+def _flags(nominal_targets):
+    """``nominal_targets`` as a tuple of bools (None: none given), or a
+    ValueError for what is not a flag per target."""
+    if nominal_targets is None:
+        return None
+    flags = np.asarray(nominal_targets, dtype=object).ravel().tolist()
+    if not flags or not all(isinstance(flag, (bool, np.bool_))
+                            or (is_whole(flag) and flag in (0, 1))
+                            for flag in flags):
+        raise ValueError(f"nominal_targets must be a flag (True or False) "
+                         f"per target column of y; got {nominal_targets!r}.")
+    return tuple(bool(flag) for flag in flags)
+
+
+def for_targets(options, y):
+    """``options`` for the target ``y``: unchanged for one target; for
+    several (``prepare.several_targets``: multi-target Relief, RReliefF's
+    form with diff(C) the mean of the targets' diffs) the regression form,
+    or a ValueError that says why these options do not take several
+    targets."""
+    if not several_targets(y, options.nominal_targets):
+        if options.nominal_targets is not None:
+            raise ValueError("nominal_targets describes the columns of a "
+                             "two-dimensional y (instances x targets); this "
+                             "y has one target: leave nominal_targets out.")
+        return options
+    entry, t = options.variant_entry, np.shape(y)[1]
+    why = None
+    if not (entry.regression and entry.visits):
+        why = (f"{entry.display_name} has no regression form; use "
+               "variant='relieff', 'drelieff' or 'pdrelieff'")
+    elif not options.rule.regression:
+        why = (f"neighbours={options.rule.name!r} scores far instances, "
+               "which RReliefF does not define; use 'k', 'surf' or "
+               "'multisurf'")
+    elif options.compat is not None:
+        why = "Weka's ReliefFAttributeEval takes one class; leave compat out"
+    elif options.statistics:
+        why = ("STIR's sums are classification's (one discrete class); "
+               "leave statistics out")
+    elif options.nominal_targets is not None \
+            and len(options.nominal_targets) != t:
+        why = (f"nominal_targets has {len(options.nominal_targets)} flags "
+               f"but y has {t} target columns; give one flag per target")
+    if why is not None:
+        raise ValueError(f"y has {t} target columns (several targets: "
+                         f"multi-target RReliefF), but {why}.")
+    return replace(options, regression=True)
 
 
 def check_irelief_options(sigma, max_iterations, tolerance, regression=False,

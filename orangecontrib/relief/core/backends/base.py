@@ -34,9 +34,10 @@ from ..contract.estimates import NO_FIXED, estimate, estimate_after
 from ..messages import warn
 from ..contract.neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
                                    Neighbourhood)
-from ..options import Options, random_generator, whole_number
+from ..options import (Options, for_targets, random_generator,
+                       whole_number)
 from ..contract.pair_means import pair_means
-from ..contract.prepare import Prepared, prepare
+from ..contract.prepare import Prepared, prepare, target_is_constant
 from ..result import ReliefResult
 from ..rules import RULES
 from .runtime import BATCH_BYTES, first_batch, trace_steps
@@ -90,8 +91,9 @@ def start(X, y, nominal, options, feature_names=None, class_names=None):
     running row sums follow the estimate alone)."""
     if options.distance_weights is not None and sp.issparse(X):
         X = X.toarray()
-    return plan(prepare(X, y, nominal, options.regression, feature_names),
-                options, class_names)
+    options = for_targets(options, y)
+    return plan(prepare(X, y, nominal, options.regression, feature_names,
+                        options.nominal_targets), options, class_names)
 
 
 def plan(prep, options, class_names=None):
@@ -194,7 +196,7 @@ def _nothing_to_learn(prep, regression, k_nearest, class_names=None):
         warn("The data has only one class value; all weights are 0.",
              stacklevel=4)
         return True
-    if regression and np.all(prep.target == 0):
+    if regression and target_is_constant(prep.target):
         warn("The target is constant; all weights are 0.", stacklevel=4)
         return True
     if not regression and k_nearest is not None:

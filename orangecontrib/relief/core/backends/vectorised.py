@@ -36,7 +36,7 @@ from scipy.spatial.distance import cdist
 from ..contract import estimates, neighbours as compiled_neighbours
 from .compiled import npdr_kernels
 from .base import Backend
-from ..contract.diffs import nominal_diff, numeric_diff
+from ..contract.diffs import nominal_diff, numeric_diff, target_diff
 from ..contract.distances import TIE_RTOL
 from ..contract.neighbours import (MODE_ANY, Screen, bucket_share, group_sign,
                                    thresholds)
@@ -294,7 +294,7 @@ def _visit(prep, hood, r, dist, target, regression, w):
     upd = np.full(1 + 2 * a if regression else a, constant)
     for i, (j, c) in enumerate(zip(chosen, coef)):
         if regression:
-            d_target = abs(target[r] - target[j])
+            d_target = target_diff(target, r, j)
             upd[0] += d_target * c
             upd[1:1 + a] += c * d[i]
             upd[1 + a:] += (d_target * c) * d[i]

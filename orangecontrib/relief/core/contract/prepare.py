@@ -23,6 +23,7 @@ import scipy.sparse as sp
 from numba import njit
 
 from ..messages import warn
+from .diffs import Targets
 
 _JIT = dict(cache=True, nogil=True)
 
@@ -68,7 +69,8 @@ class Data(NamedTuple):
     num: np.ndarray           # n x a_num float64, normalised; NaN = missing
     nom: np.ndarray           # n x a_nom int8/int32 codes; -1 = missing
     group: np.ndarray         # n int64: class index (classification) or 0
-    target: np.ndarray        # n: normalised target (regression) or zeros
+    target: np.ndarray        # n: normalised target (regression) or zeros;
+    #                           several targets: ``diffs.Targets``
     has_missing: bool
     sparse: bool              # True: the values are in ``rows``, not num/nom
     rows: SparseRows
@@ -95,6 +97,7 @@ class Prepared:
     n_classes: int             # number of classes present (1 for regression)
     class_counts: np.ndarray   # (n_classes,) int64
     target: Optional[np.ndarray]   # regression: normalised target, else None
+    #                                (several targets: ``diffs.Targets``)
     has_missing: bool
     missing: MissingTables
     n_dropped: int
@@ -196,10 +199,19 @@ def range_scale(lo, hi):
     return pre, lo * pre, np.where(wide, hi * 0.5 - lo * 0.5, span)
 
 
-def checked_inputs(X, y, nominal, names=None):
+def several_targets(y, nominal_targets=None):
+    """Whether ``y`` holds several targets (multi-target Relief): a 2-D y of
+    more than one column, or of one column described by
+    ``nominal_targets``."""
+    return np.ndim(y) == 2 and (np.shape(y)[1] > 1
+                                or nominal_targets is not None)
+
+
+def checked_inputs(X, y, nominal, names=None, multi=False):
     """X as floats (sparse data as it is), y as floats and the nominal mask
     (every feature numeric by default), with the checks every preparation
-    shares (``names``: the features', for messages)."""
+    shares (``names``: the features', for messages; ``multi``: y holds
+    several targets, one column each)."""
     if sp.issparse(X) and np.iscomplexobj(X.data):
         X = sp.csr_matrix(X)
         X.data = real_part(X.data, "X", names, columns=X.indices)
@@ -215,7 +227,8 @@ def checked_inputs(X, y, nominal, names=None):
     if nominal.shape[0] != n_features:
         raise ValueError(f"nominal has {nominal.shape[0]} entries but X has "
                          f"{n_features} features; give one flag per feature.")
-    y = as_floats(y, "y (the class)").ravel()
+    y = as_floats(y, "y (the class)")
+    y = y if multi else y.ravel()
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} "
                          "values; give one class value per row.")
@@ -239,11 +252,13 @@ def check_class_codes(codes):
 
 
 def _clean_class(X, y, regression):
-    known = ~np.isnan(y)
+    known = ~np.isnan(y) if y.ndim == 1 else ~np.isnan(y).all(axis=1)
     n_dropped = int((~known).sum())
     if n_dropped:
-        warn(f"{n_dropped} instance(s) with a missing class value "
-                      "were left out.", stacklevel=3)
+        what = "a missing class value" if y.ndim == 1 \
+            else "no known target value"
+        warn(f"{n_dropped} instance(s) with {what} were left out.",
+             stacklevel=3)
         X = X[known]
         y = y[known]
     if not regression:
@@ -251,14 +266,20 @@ def _clean_class(X, y, regression):
     return X, y, n_dropped
 
 
-def prepare(X, y, nominal=None, regression=False, names=None):
+def prepare(X, y, nominal=None, regression=False, names=None,
+            nominal_targets=None):
     """Check and convert ``X`` (n x a, NaN = missing) and ``y`` for the kernels.
 
     ``nominal`` is a boolean mask of the nominal features (integer codes);
     by default every feature is numeric.  ``names`` (optional) name the
-    features in error messages.
+    features in error messages.  A 2-D ``y`` of several columns holds
+    several targets (``several_targets``; the regression form), of which
+    ``nominal_targets`` (a flag per column; none by default) are nominal.
     """
-    X, y, nominal = checked_inputs(X, y, nominal, names)
+    multi = several_targets(y, nominal_targets)
+    X, y, nominal = checked_inputs(X, y, nominal, names, multi)
+    if multi:
+        y = _target_columns(y, nominal_targets)
     n_features = X.shape[1]
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=float)
@@ -268,7 +289,8 @@ def prepare(X, y, nominal=None, regression=False, names=None):
                           "dense data.", stacklevel=2)
             X = X.toarray()
         else:
-            return _prepare_sparse(X, y, nominal, regression, names)
+            return _prepare_sparse(X, y, nominal, regression, names,
+                                   nominal_targets)
     X, y, n_dropped = _clean_class(X, y, regression)
     n = X.shape[0]
     check_size(n)
@@ -309,7 +331,7 @@ def prepare(X, y, nominal=None, regression=False, names=None):
         nom = codes_present(nom)
 
     group, n_classes, class_counts, target, class_codes = _classes(
-        y, regression)
+        y, regression, nominal_targets)
     has_missing = bool(np.isnan(num).any() or (nom < 0).any())
     missing = _missing_tables(num, nom, group, n_classes, has_missing)
     return Prepared(num=num, nom=nom, sparse=False, sp=NO_SPARSE,
@@ -328,13 +350,18 @@ def with_target(prep, y, regression=False):
     computes them, the values themselves shared (a permutation test's refits
     prepare X once)."""
     y = np.asarray(y, dtype=float)
-    if y.shape != prep.group.shape or np.isnan(y).any():
+    several = isinstance(prep.target, Targets)
+    unknown = np.isnan(y).all(axis=1) if several and y.ndim == 2 \
+        else np.isnan(y)
+    if y.shape[0] != prep.group.shape[0] or y.ndim != 1 + several \
+            or unknown.any():
         raise ValueError("with_target needs one known target value per "
-                         "prepared instance.")
+                         "prepared instance (of several targets: a row "
+                         "per instance with a value known).")
     if not regression:
         check_class_codes(y)
     group, n_classes, class_counts, target, class_codes = _classes(
-        y, regression)
+        y, regression, prep.target.nominal if several else None)
     missing = _missing_tables(prep.num, prep.nom, group, n_classes,
                               prep.has_missing)
     return replace(prep, group=group, n_classes=n_classes,
@@ -463,7 +490,65 @@ def check_size(n):
                          f"class value; the data has {n}.")
 
 
-def _classes(y, regression):
+def _target_columns(y, nominal_targets):
+    """The flags of the nominal targets of a 2-D ``y`` (none by default),
+    checked; a ValueError for a nominal target whose known values are not
+    integer codes 0, 1, ...."""
+    t = y.shape[1]
+    if nominal_targets is None:
+        return y
+    flags = np.asarray(nominal_targets).ravel()
+    if flags.shape[0] != t or not all(
+            isinstance(flag, (bool, np.bool_)) or flag in (0, 1)
+            for flag in flags.tolist()):
+        raise ValueError(f"nominal_targets must give one flag (True or "
+                         f"False) per target; y has {t} target columns, "
+                         f"got {flags.shape[0]} entries: "
+                         f"{list(flags.tolist())[:5]}.")
+    for c in np.flatnonzero(flags.astype(bool)):
+        codes = y[:, c][~np.isnan(y[:, c])]
+        if len(codes) and np.any((codes < 0) | (codes != np.round(codes))
+                                 | (codes > 2 ** 31 - 1)):
+            raise ValueError(f"Target column {c} is nominal but holds "
+                             "values that are not integer codes (0, 1, "
+                             "..., NaN for missing); give its values as "
+                             "codes, or mark it numeric in "
+                             "nominal_targets.")
+    return y
+
+
+def _several(y, nominal_targets):
+    """Several targets in kernel form (``diffs.Targets``): each numeric
+    target divided by the range of its known values (a constant one: 0),
+    nominal targets' codes as they are, NaN where missing."""
+    nominal = np.zeros(y.shape[1], dtype=bool) if nominal_targets is None \
+        else np.asarray(nominal_targets).ravel().astype(bool)
+    values = np.array(y, dtype=float, order="C")
+    for c in np.flatnonzero(~nominal):
+        column = values[:, c]
+        known = column[~np.isnan(column)]
+        if len(known) == 0:
+            continue
+        pre, shift, span = range_scale(known.min(), known.max())
+        column[:] = (column * pre - shift) / span if span > 0 \
+            else np.where(np.isnan(column), np.nan, 0.0)
+    return Targets(values, np.ascontiguousarray(nominal))
+
+
+def target_is_constant(target):
+    """Whether no pair of instances differs in the (normalised) target:
+    one numeric target all 0, or several of which no numeric one varies
+    and no nominal one has two known values."""
+    if not isinstance(target, Targets):
+        return bool(np.all(target == 0))
+    for c in range(target.values.shape[1]):
+        column = target.values[:, c]
+        if len(np.unique(column[~np.isnan(column)])) > 1:
+            return False
+    return True
+
+
+def _classes(y, regression, nominal_targets=None):
     """Class index per row (0 for regression), the number of classes, their
     sizes, the target normalised to [0, 1] (regression; else None) and the
     caller's code of each class index.
@@ -474,6 +559,9 @@ def _classes(y, regression):
     row has adds nothing to any weight, so the weights are those of the
     codes as given."""
     n = len(y)
+    if y.ndim == 2:         # several targets: the regression form
+        return (np.zeros(n, dtype=np.int64), 1, np.array([n], np.int64),
+                _several(y, nominal_targets), np.zeros(1))
     if regression:
         group = np.zeros(n, dtype=np.int64)
         t_lo, t_hi = y.min(), y.max()
@@ -494,7 +582,8 @@ NO_SPARSE = SparseRows(_INDEX, np.zeros(0, np.uint32), np.zeros(0),
                        np.zeros(0, np.uint32), np.zeros(0))
 
 
-def _prepare_sparse(X, y, nominal, regression, names=None):
+def _prepare_sparse(X, y, nominal, regression, names=None,
+                    nominal_targets=None):
     """Kernel form of sparse data without missing values (zeros are values).
 
     Memory stays proportional to the stored entries: a CSR and a CSC copy.
@@ -541,7 +630,7 @@ def _prepare_sparse(X, y, nominal, regression, names=None):
         Xc.indptr.astype(np.int64), Xc.indices.astype(np.uint32),
         Xc.data.astype(float))
     group, n_classes, class_counts, target, class_codes = _classes(
-        y, regression)
+        y, regression, nominal_targets)
     return Prepared(num=np.zeros((n, 0)), nom=np.zeros((n, 0), dtype=np.int8),
                     sparse=True, sp=sparse_data, used=used,
                     constant=np.flatnonzero(~usable),

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
-from .diffs import JIT, column_diff, from_zero
+from .diffs import JIT, column_diff, from_zero, target_diff
 from .distances import FAST
 from .sparse import stored_range
 
@@ -42,11 +42,12 @@ def _add_diffs_dense(num, nom, r, j, scale, out, offset):
 
 @register_jitable(inline="always")
 def target_sum(r, chosen, coef, begin, end, target, total):
-    """total + sum_e |y_R - y_e| coef_e over the neighbours chosen[begin:end]
-    (RReliefF's N_dC terms; the target normalised by its range).  Written
-    once for the CPU and the GPU (``register_jitable``)."""
+    """total + sum_e diff(C, R, I_e) coef_e over the neighbours
+    chosen[begin:end] (RReliefF's N_dC terms; ``diffs.target_diff``: one
+    target normalised by its range, or several).  Written once for the CPU
+    and the GPU (``register_jitable``)."""
     for e in range(begin, end):
-        total += abs(target[r] - target[chosen[e]]) * coef[e]
+        total += target_diff(target, r, chosen[e]) * coef[e]
     return total
 
 
@@ -55,7 +56,7 @@ def feature_update(f, r, chosen, coef, begin, end, num, nom, group,
                    num_sorted, num_prefix, num_start, num_pstart, num_count,
                    num_both, nom_prob, nom_both, target, regression, near,
                    joint):
-    """(near + sum_e coef_e d_e, joint + sum_e (|y_R - y_e| coef_e) d_e),
+    """(near + sum_e coef_e d_e, joint + sum_e (diff(C) coef_e) d_e),
     d_e = diff(A, R, I_e) of kernel column f (RELIEF-D where a value is
     missing), over the neighbours chosen[begin:end] in order: ReliefF's
     W[A] terms, or RReliefF's N_dA and (``regression``) N_dCdA.  The CPU's
@@ -68,7 +69,7 @@ def feature_update(f, r, chosen, coef, begin, end, num, nom, group,
                         nom_both)
         near += c * d
         if regression:
-            joint += (abs(target[r] - target[j]) * c) * d
+            joint += (target_diff(target, r, j) * c) * d
     return near, joint
 
 
@@ -89,7 +90,7 @@ def update_sparse(r, chosen, coef, n_chosen, rows, target, regression,
     for i in range(n_chosen):
         sum_c += coef[i]
         if regression:
-            d_target = abs(target[r] - target[chosen[i]])
+            d_target = target_diff(target, r, chosen[i])
             if f0 == 0:
                 upd[0] += d_target * coef[i]
             sum_cd += d_target * coef[i]
@@ -104,7 +105,7 @@ def update_sparse(r, chosen, coef, n_chosen, rows, target, regression,
     for i in range(n_chosen):
         j = chosen[i]
         c = coef[i]
-        cd = abs(target[r] - target[j]) * c if regression else 0.0
+        cd = target_diff(target, r, j) * c if regression else 0.0
         start_j, stop_j = stored_range(rows, j, f0, f1)
         for q in range(start_j, stop_j):
             f = indices[q]
@@ -181,7 +182,7 @@ def update(r, chosen, coef, n_chosen, data, regression, scratch, upd, runs):
         _add_diffs_dense(num, nom, r, j, coef[i], upd, first)
         if regression:
             _add_diffs_dense(num, nom, r, j,
-                             abs(target[r] - target[j]) * coef[i], upd,
+                             target_diff(target, r, j) * coef[i], upd,
                              1 + a)
 
 

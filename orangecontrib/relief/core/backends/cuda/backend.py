@@ -38,6 +38,7 @@ from ..base import Backend
 from ..runtime import trace_steps
 from ...options import from_environment, one_of
 from ...contract.neighbours import MODE_ANY, MODE_REGRESSION, surf_radius
+from ...contract.diffs import Targets
 from ..vectorised import dense_view
 
 #: What ``device=`` accepts.
@@ -162,6 +163,8 @@ def uncovered(setup):
     it)."""
     if setup.options.compat == "weka":
         return "compat='weka' (Weka's own loop runs on the CPU)"
+    if isinstance(setup.prep.target, Targets):
+        return "several targets (multi-target Relief runs on the CPU)"
     return None
 
 

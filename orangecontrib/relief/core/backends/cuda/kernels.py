@@ -109,11 +109,13 @@ numeric_diff, nominal_diff = (_device(function) for function in (
 _column_diff, diff_sum = (
     _device(function, numeric_diff=numeric_diff, nominal_diff=nominal_diff)
     for function in (diffs.column_diff, distances.diff_sum))
-target_sum, weight_sums = (_device(function) for function in (
-    updates.target_sum, pair_sums.weight_sums))
+# (one target on the GPU: several run on the CPU, ``backend.uncovered``)
+_target_diff = _device(diffs.target_difference)
+target_sum = _device(updates.target_sum, target_diff=_target_diff)
+weight_sums = _device(pair_sums.weight_sums)
 feature_update, feature_pair_sums = (
-    _device(function, column_diff=_column_diff) for function in (
-        updates.feature_update, pair_sums.feature_pair_sums))
+    _device(function, column_diff=_column_diff, target_diff=_target_diff)
+    for function in (updates.feature_update, pair_sums.feature_pair_sums))
 
 
 @cuda.jit(device=True, inline=True)

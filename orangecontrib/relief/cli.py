@@ -6,7 +6,8 @@ ranks the features of any file Orange reads (``.tab``, ``.csv``, ``.xlsx``,
 ``.arff``, ...) and prints the ranking as a table, CSV or JSON.  Every option
 of the scorers is an option here, with the scorer's name and default
 (``--k-nearest``, ``--weight-by-distance``, ``--compat weka``, ...);
-``--class NAME`` picks the target column; a file that marks none and has
+``--class NAME`` picks the target column (``--class a,b``: several
+targets, multi-target RReliefF); a file that marks none and has
 one column named ``class`` (the skrebate layout, and the add-on's bundled
 ``datasets/*.tsv``) gets that one, with a note, and
 ``--categorical-class`` reads a numeric class's values (codes 0-9, which
@@ -128,25 +129,34 @@ class ProgressBar:
 
 
 def with_class(table, name, file):
-    """``table`` with column ``name`` as its target; the other columns
-    (a target the file marked included) are the features, metas stay
+    """``table`` with column ``name`` as its target, or with the columns
+    ``a,b,...`` as its targets (several: multi-target RReliefF; a column
+    whose own name has a comma is taken whole); the other columns (a
+    target the file marked included) are the features, metas stay
     metas."""
     from Orange.data import Domain
 
     domain = table.domain
-    try:
-        target = domain[name]
-    except (KeyError, ValueError):
-        names = ", ".join(repr(var.name) for var in domain.variables
-                          + domain.metas)
-        raise ValueError(f"{file} has no column {name!r}; its columns are "
-                         f"{names}.") from None
-    if not (target.is_discrete or target.is_continuous):
-        raise ValueError(f"Column {name!r} of {file} holds text; a target "
-                         "must be categorical or numeric.")
-    attributes = [var for var in domain.variables if var is not target]
-    metas = [var for var in domain.metas if var is not target]
-    return table.transform(Domain(attributes, target, metas))
+    columns = {var.name for var in domain.variables + domain.metas}
+    names = [name] if name in columns else \
+        [part.strip() for part in name.split(",") if part.strip()]
+    targets = []
+    for one in names:
+        if one not in columns:
+            listed = ", ".join(repr(var.name) for var in domain.variables
+                               + domain.metas)
+            raise ValueError(f"{file} has no column {one!r}; its columns "
+                             f"are {listed}.")
+        target = domain[one]
+        if not (target.is_discrete or target.is_continuous):
+            raise ValueError(f"Column {one!r} of {file} holds text; a "
+                             "target must be categorical or numeric.")
+        if target in targets:
+            raise ValueError(f"--class names column {one!r} twice.")
+        targets.append(target)
+    attributes = [var for var in domain.variables if var not in targets]
+    metas = [var for var in domain.metas if var not in targets]
+    return table.transform(Domain(attributes, targets, metas))
 
 
 def class_column(domain, file):
@@ -171,6 +181,11 @@ def categorical_class(table, file):
 
     domain = table.domain
     target = domain.class_var
+    if len(domain.class_vars) > 1:
+        raise ValueError("--categorical-class reads one numeric class as "
+                         f"categories; {file} has {len(domain.class_vars)} "
+                         "targets (mark the categorical ones as such in "
+                         "the file).")
     if target is None:
         raise ValueError(f"{file} has no class variable; --categorical-class "
                          "needs one (mark it, or name it with --class "
@@ -194,6 +209,8 @@ def _whole_number_note(table):
     most likely, as in the bundled led24.tsv -- and so is scored as
     regression."""
     target = table.domain.class_var
+    if target is None:      # several targets: each as it is
+        return
     y = table.Y[~np.isnan(table.Y)]
     distinct = np.unique(y)
     if target.is_continuous and 0 < len(distinct) <= 10 \
@@ -376,7 +393,8 @@ def _score(args, table, class_var, options, client):
         try:
             if args.turf is not None:
                 weights, _ = scorer.score_table(table, progress=bar)
-                m = args.m or int(np.sum(~np.isnan(table.Y)))
+                m = args.m or int(np.sum(~np.isnan(
+                    table.Y.reshape(len(table), -1)).all(axis=1)))
             elif args.skip_redundant is not None:
                 result, redundant = non_redundant(args, scorer, table, bar)
                 weights, m = result.weights, result.n_iterations
@@ -398,7 +416,9 @@ def _score(args, table, class_var, options, client):
     order = core_ranking(weights)[:args.top]
     header = ""
     if args.format == "table":
-        kind = "regression" if class_var.is_continuous else "classification"
+        targets = table.domain.class_vars
+        kind = "multi-target regression" if len(targets) > 1 else \
+            "regression" if class_var.is_continuous else "classification"
         weka = ", Weka's numbers" if args.compat == "weka" else ""
         hood = f"k = {args.k}" if RULES[args.neighbours].uses_k \
             else f"neighbours = {args.neighbours}"
@@ -410,7 +430,9 @@ def _score(args, table, class_var, options, client):
         gpu = gpu_name(args, client, None if args.turf is not None
                        else getattr(result, "device", "cpu"))
         header = (f"{scorer.name} on {args.file}: {len(table)} instances, "
-                  f"{len(names)} features, class {class_var.name!r} "
+                  f"{len(names)} features, "
+                  + ("class " if len(targets) == 1 else "classes ")
+                  + ", ".join(repr(var.name) for var in targets) + " "
                   f"({kind}); {hood}, m = {m}, seed = {args.seed}{weka}"
                   f"{turf}" + ("" if gpu is None else f"; GPU: {gpu}"))
     print_ranking(args.format, header, names, weights, order, extra, notes)
@@ -724,7 +746,8 @@ def _data_arguments(parser):
     parser.add_argument("--class", dest="target", metavar="NAME",
                         help="the target column (default: the one "
                              "the file marks, else a column named "
-                             "'class')")
+                             "'class'); several, a,b,...: multi-target "
+                             "RReliefF")
     parser.add_argument("--categorical-class", action="store_true",
                         help="read a numeric class's values as "
                              "categories (e.g. codes 0-9, which "

@@ -169,9 +169,6 @@ class ReliefF(Scorer):
         if not domain.class_vars:
             raise ValueError(f"{self.name} needs data with a target variable; "
                              "set one (e.g. with Select Columns).")
-        if len(domain.class_vars) > 1:
-            raise ValueError(f"{self.name} needs a single target variable; "
-                             f"the data has {len(domain.class_vars)}.")
 
     def score_table(self, data: Table, progress=None,
                     trace_every=None, status=None,
@@ -200,10 +197,14 @@ class ReliefF(Scorer):
         if has_instance_weights(data):
             warn(f"{self.name} does not use the table's instance weights "
                  "(Table.W): every instance counts once.", stacklevel=3)
-        attributes = data.domain.attributes
-        regression = isinstance(data.domain.class_var, ContinuousVariable)
+        attributes, targets = data.domain.attributes, data.domain.class_vars
+        # several class variables: multi-target RReliefF (``core.relieff``)
+        regression = len(targets) > 1 \
+            or isinstance(data.domain.class_var, ContinuousVariable)
         nominal = np.array([var.is_discrete for var in attributes], dtype=bool)
         X, declared = data.X, {}
+        if len(targets) > 1:
+            declared["nominal_targets"] = [var.is_discrete for var in targets]
         if self.compat == "weka":
             X, nominal, declared = _weka_inputs(data, nominal, regression)
         return X, data.Y, nominal, dict(
@@ -339,7 +340,8 @@ class RReliefF(ReliefF):
 
     def _check_class(self, data):
         super()._check_class(data)
-        if not isinstance(data.domain.class_var, ContinuousVariable):
+        if len(data.domain.class_vars) == 1 and \
+                not isinstance(data.domain.class_var, ContinuousVariable):
             raise ValueError("RReliefF needs a numeric target; use ReliefF "
                              "for a categorical one.")
 
@@ -393,6 +395,11 @@ class IReliefF(ReliefF):
 
     def _check_class(self, data):
         super()._check_class(data)
+        if len(data.domain.class_vars) > 1:
+            raise ValueError("I-RELIEF needs a single categorical target "
+                             f"(Sun gives no regression form); the data has "
+                             f"{len(data.domain.class_vars)}: use ReliefF "
+                             "(multi-target RReliefF) for several.")
         if not isinstance(data.domain.class_var, DiscreteVariable):
             raise ValueError("I-RELIEF needs a categorical target (Sun "
                              "gives no regression form); use RReliefF for "

@@ -104,7 +104,8 @@ def _check_target_values(y):
     values = np.asarray(y)
     if values.dtype.kind not in "OfMmUS":
         return
-    missing = np.flatnonzero(np.asarray(pd.isna(values)).ravel())
+    missing = np.flatnonzero(np.asarray(pd.isna(values)).reshape(
+        len(values), -1).any(axis=1))
     if missing.size:
         rows = ", ".join(map(str, missing[:5])) + (
             ", ..." if missing.size > 5 else "")
@@ -412,7 +413,10 @@ class ReliefFSelector(_RankingSelector):
     nominal_ : ndarray of bool, shape (n_features,)
         The features that were treated as nominal.
     regression_ : bool
-        True when the target was continuous (RReliefF).
+        True when the target was continuous (RReliefF), or y had several
+        target columns (multi-target RReliefF).
+    nominal_targets_ : ndarray of shape (n_targets,)
+        With several targets: which are nominal (absent otherwise).
     classes_ : ndarray of shape (n_classes,)
         The class labels (classification only).
     n_iterations_ : int
@@ -515,8 +519,12 @@ class ReliefFSelector(_RankingSelector):
         ----------
         X : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_features)
             The training data; NaN marks a missing value.
-        y : array-like of shape (n_samples,)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
             Class labels, or numbers for a continuous target (RReliefF).
+            Several columns are several targets, each a class or numbers
+            as a single y would be: multi-target RReliefF
+            (``core.relieff``; ``nominal_targets_`` says which are
+            nominal).
 
         Returns
         -------
@@ -579,9 +587,11 @@ class ReliefFSelector(_RankingSelector):
                 [_is_text_or_category(dtype) for dtype in X.dtypes]))
             categories = _n_categories(X)
             X = self._encode_frame(X, nominal)
+        several = np.ndim(y) == 2 and np.shape(y)[1] > 1
         X, y = validate_data(owner, X, y, accept_sparse="csr",
                              ensure_all_finite="allow-nan",
-                             ensure_min_samples=2, dtype=np.float64)
+                             ensure_min_samples=2, dtype=np.float64,
+                             multi_output=several)
         if nominal is None:
             nominal = self._nominal_mask(spec, X.shape[1],
                                          np.zeros(X.shape[1], dtype=bool))
@@ -593,7 +603,14 @@ class ReliefFSelector(_RankingSelector):
                 X[:, j] = _value_codes(X[:, j])
         owner.nominal_ = nominal
 
-        owner.regression_ = self._is_regression(y, target_threshold)
+        owner.__dict__.pop("nominal_targets_", None)   # from an earlier fit
+        declared = {}
+        if several:
+            y, owner.nominal_targets_ = self._target_columns(
+                y, target_threshold)
+            declared["nominal_targets"] = owner.nominal_targets_
+        owner.regression_ = several or self._is_regression(
+            y, target_threshold)
         if owner.regression_:
             y = np.asarray(y, dtype=float)
             owner.__dict__.pop("classes_", None)   # from an earlier fit
@@ -604,9 +621,8 @@ class ReliefFSelector(_RankingSelector):
             y = encoder.fit_transform(y)
             owner.classes_ = encoder.classes_
 
-        declared = {}
         if self.compat == "weka":
-            declared = dict(
+            declared.update(
                 n_values=_n_values(X, nominal, categories),
                 n_class_values=None if owner.regression_
                 else len(owner.classes_))
@@ -623,7 +639,9 @@ class ReliefFSelector(_RankingSelector):
             **declared)
         owner._say(f"{X.shape[0]} instances, {X.shape[1]} features "
                    f"({int(nominal.sum())} nominal), "
-                   + ("a numeric target (RReliefF)" if owner.regression_
+                   + (f"{y.shape[1]} targets (multi-target RReliefF)"
+                      if several else "a numeric target (RReliefF)"
+                      if owner.regression_
                       else f"{len(owner.classes_)} classes")
                    + f"; neighbours={self.neighbours!r}, "
                      f"k_nearest={options['k_nearest']}")
@@ -663,6 +681,19 @@ class ReliefFSelector(_RankingSelector):
                 f"are nominal; give one of them (leave discrete_features="
                 f"'auto' with {features}).")
         return spec, getattr(self, features), getattr(self, target)
+
+    def _target_columns(self, y, threshold):
+        """Several targets (a 2-D y): each column numeric where a single y
+        would be (``_is_regression``), else nominal with its labels as codes
+        0, 1, ... in ``LabelEncoder``'s order; (the columns as floats, the
+        nominal flags)."""
+        columns, flags = [], []
+        for column in np.asarray(y).T:
+            numeric = self._is_regression(column, threshold)
+            flags.append(not numeric)
+            columns.append(column.astype(float) if numeric
+                           else LabelEncoder().fit_transform(column))
+        return np.column_stack(columns).astype(float), np.array(flags)
 
     def _is_regression(self, y, threshold):
         """A continuous target: ``label_type="continuous"`` (scikit-rebate's

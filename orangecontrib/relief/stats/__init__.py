@@ -49,7 +49,7 @@ from ..core import engine, quiet_warnings, ranking, relieff
 from ..core.backends import vectorised
 from ..core.backends.base import plan
 from ..core.backends.cuda.backend import check_device, kept_data
-from ..core.contract.prepare import with_target
+from ..core.contract.prepare import several_targets, with_target
 from ..core.registry import Entry, lookup
 from ..core.messages import warn
 from ..core.options import (is_real, random_generator, results_rows,
@@ -225,8 +225,12 @@ def kuncheva_index(sets, n_features):
 
 
 def _known_target(y):
+    """y as floats and its rows with a known target (of several targets:
+    with one known at least; a permutation moves a row's targets
+    together)."""
     y = np.asarray(y, dtype=float)
-    return y, np.flatnonzero(~np.isnan(y))
+    unknown = np.isnan(y) if y.ndim == 1 else np.isnan(y).all(axis=1)
+    return y, np.flatnonzero(~unknown)
 
 
 def _refit(X, y, nominal, options):
@@ -254,7 +258,7 @@ def _target_refits(X, y, nominal, options):
             or options.get("variant", "relieff") not in named(visits=True)):
         def whole(target):
             permuted = y.copy()
-            permuted[~np.isnan(y)] = target
+            permuted[_known_target(y)[1]] = target
             return _refit(X, permuted, nominal, options)
         yield whole
         return
@@ -734,7 +738,10 @@ class Test(Entry):
     (``p_max_t``); ``variants``, ``regression``, ``far_rules``, ``weka``:
     what it supports; ``covariates``: it adjusts for covariates
     (``function`` then takes ``covariates``, ``covariate_nominal`` and
-    ``covariate_names``, and they take no part in the distance)."""
+    ``covariate_names``, and they take no part in the distance);
+    ``several_targets``: it takes a y of several targets (multi-target
+    RReliefF; the permutation tests permute the rows of targets
+    together)."""
     function: object
     permutations: bool = True
     refits_per_feature: bool = False
@@ -744,6 +751,7 @@ class Test(Entry):
     far_rules: bool = True
     weka: bool = True
     covariates: bool = False
+    several_targets: bool = True
 
     def cost(self, n_permutations, n_features):
         """The test's cost in runs of the scorer."""
@@ -753,9 +761,14 @@ class Test(Entry):
                                  else 1)
 
     def unsupported(self, variant="relieff", regression=False,
-                    neighbours="k", compat=None, covariates=False):
+                    neighbours="k", compat=None, covariates=False,
+                    several_targets=False):
         """Why the test does not apply to these options (``covariates``:
-        whether any are given), or None."""
+        whether any are given; ``several_targets``: whether the data has
+        several), or None."""
+        if several_targets and not self.several_targets:
+            return (f"{self.display_name} takes one target (its pairs' "
+                    "statistics are one class's or one target's)")
         if variant not in self.variants:
             return f"{self.display_name} tests {', '.join(self.variants)} only"
         if regression and not self.regression:
@@ -773,6 +786,11 @@ class Test(Entry):
             **relieff_options):
         """The test's ``Significance`` of ``core.relieff``'s weights
         (``covariates``, for a test that takes them, as ``npdr``'s)."""
+        if several_targets(y, relieff_options.get("nominal_targets")):
+            why = self.unsupported(several_targets=True)
+            if why is not None:
+                raise ValueError(f"y has several targets, but {why}; use a "
+                                 "permutation test.")
         if covariates is not None:
             if not self.covariates:
                 adjusting = [repr(name) for name, test in TESTS.items()
@@ -818,20 +836,20 @@ TESTS = {test.name: test for test in (
          "treats the pairs as independent, so it finds too much on small "
          "data (doc: statistics)",
          stir, permutations=False, variants=STIR_VARIANTS, regression=False,
-         far_rules=False, weka=False),
+         far_rules=False, weka=False, several_targets=False),
     Test("npdr_permutation", "NPDR, permutations (covariates)",
          "NPDR regresses each feature's differences over the neighbour "
          "pairs, adjusted for the covariates' differences; p from R "
          "permutations (draws) of the target that keep the covariates' "
          "part (R refits of the regressions)",
          npdr_permutation, family_wise=True, far_rules=False, weka=False,
-         covariates=True),
+         covariates=True, several_targets=False),
     Test("npdr", "NPDR (one run; a fast screen)",
          "NPDR's one-sided p of each feature's coefficient from one run, "
          "as the R package npdr reports it; it treats the pairs as "
          "independent (doc: statistics)",
          npdr, permutations=False, far_rules=False, weka=False,
-         covariates=True),
+         covariates=True, several_targets=False),
 )}
 
 

@@ -113,12 +113,15 @@ def _check_target_values(y):
                          f"row(s): {rows} (0-based). Relief needs the class "
                          "or target of every training row; drop those rows "
                          "before fit.")
-    if values.dtype.kind == "O":
+    if values.dtype.kind != "O":
+        return
+    # (several targets: each column is one target's labels or numbers)
+    for column in values.reshape(len(values), -1).T:
         try:
-            np.unique(values)               # as LabelEncoder orders them
+            np.unique(column)               # as LabelEncoder orders them
         except TypeError:
             names = ", ".join(sorted({type(value).__name__
-                                      for value in values.ravel()}))
+                                      for value in column}))
             raise ValueError(f"y mixes labels of types that cannot be "
                              f"ordered ({names}); give every label the same "
                              "type, e.g. all strings.") from None
@@ -689,7 +692,12 @@ class ReliefFSelector(_RankingSelector):
         nominal flags)."""
         columns, flags = [], []
         for column in np.asarray(y).T:
-            numeric = self._is_regression(column, threshold)
+            try:        # (numbers in an object array: as a numeric y)
+                column = column.astype(float)
+            except (TypeError, ValueError):
+                pass
+            numeric = column.dtype.kind == "f" \
+                and self._is_regression(column, threshold)
             flags.append(not numeric)
             columns.append(column.astype(float) if numeric
                            else LabelEncoder().fit_transform(column))

@@ -51,6 +51,9 @@ class OWIRelief(OWScoringBase):
                        "categorical class.")
         numeric_class = Msg("I-RELIEF needs a categorical class; use "
                             "ReliefF for a numeric one (RReliefF).")
+        several_targets = Msg("I-RELIEF needs one categorical class; the "
+                              "data has {} targets: use ReliefF "
+                              "(multi-target RReliefF).")
         too_few_instances = Msg("At least two instances with a known class "
                                 "are needed.")
 
@@ -176,6 +179,7 @@ class OWIRelief(OWScoringBase):
     def _check_data(self) -> Optional[Table]:
         """Show messages about the data; return the data to score or None."""
         for message in (self.Error.no_class, self.Error.numeric_class,
+                        self.Error.several_targets,
                         self.Error.no_attributes,
                         self.Error.too_few_instances,
                         self.Information.missing_values,
@@ -189,6 +193,9 @@ class OWIRelief(OWScoringBase):
         domain = data.domain
         if not domain.attributes:
             self.Error.no_attributes()
+            return None
+        if len(domain.class_vars) > 1:
+            self.Error.several_targets(len(domain.class_vars))
             return None
         if domain.class_var is None:
             self.Error.no_class()

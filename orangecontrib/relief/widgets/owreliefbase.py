@@ -96,6 +96,9 @@ class OWReliefBase(OWScoringBase, openclass=True):
     class Information(OWScoringBase.Information):
         regression = Msg("Numeric target: weights use the regression "
                          "form (RReliefF).")
+        several_targets = Msg("Several targets ({}): multi-target "
+                              "RReliefF, the targets' difference the mean "
+                              "of their differences.")
         sparse_data = Msg("Sparse data: entries that are not stored are "
                           "zeros, and count as values.")
         missing_values = Msg("{} missing feature values, handled {}.")
@@ -430,8 +433,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         if self.covariates:
             return ("Redundancy is measured without covariates; clear them "
                     "to skip redundant features.")
-        if self.data is not None and self.data.domain.class_var is not None \
-                and self.data.domain.class_var.is_continuous:
+        if self.data is not None and _regression(self.data.domain):
             return ("A numeric target: RReliefF's estimate is no mean of "
                     "per-visit updates, so redundancy cannot be measured.")
         return None
@@ -605,10 +607,9 @@ class OWReliefBase(OWScoringBase, openclass=True):
         self.commit.now()
 
     def _n_known(self) -> Optional[int]:
-        if self.data is None or self.data.domain.class_var is None:
+        if self.data is None or not self.data.domain.class_vars:
             return None
-        return int(np.sum(~np.isnan(self.data.get_column(
-            self.data.domain.class_var))))
+        return int(np.sum(_known_targets(self.data)))
 
     def _check_data(self) -> Optional[Table]:
         """Show messages about the data; return data to score or None."""
@@ -619,6 +620,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         self.Warning.sample_too_large.clear()
         self.Information.sparse_data.clear()
         self.Information.regression.clear()
+        self.Information.several_targets.clear()
         self.Information.missing_values.clear()
         self.Information.missing_target.clear()
         self.Information.covariates.clear()
@@ -634,7 +636,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         if not domain.attributes:
             self.Error.no_attributes()
             return None
-        if domain.class_var is None:
+        if not domain.class_vars:
             self.Error.no_class()
             return None
         names = self.covariate_names()
@@ -649,8 +651,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
             if chosen is None or not chosen.covariates:
                 self.Warning.covariates_unused(
                     "no test" if chosen is None else chosen.display_name)
-        y = data.get_column(domain.class_var)
-        known = ~np.isnan(y)
+        known = _known_targets(data)
         n_known = int(known.sum())
         if n_known < 2:
             self.Error.too_few_instances()
@@ -669,7 +670,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
             self.Information.missing_values(
                 n_missing, "as Weka does" if self.weka_compat
                 else "as expected differences (RELIEF-D)")
-        regression = domain.class_var.is_continuous
+        regression = _regression(domain)
         self.misses_combo.setDisabled(regression or self.weka_compat)
         self.misses_combo.setToolTip(
             "A numeric target has no misses: RReliefF weighs all k nearest "
@@ -677,12 +678,17 @@ class OWReliefBase(OWScoringBase, openclass=True):
             "Weka takes k misses from every other class." if self.weka_compat
             else self.MISSES_TOOLTIP)
         k_rule = RULES[self.rule].uses_k or self.weka_compat
-        if regression:
+        if len(domain.class_vars) > 1:
+            self.Information.several_targets(
+                ", ".join(var.name for var in domain.class_vars))
+        elif regression:
             self.Information.regression()
+        if regression:
             if k_rule and self.k_nearest > n_known - 1:
                 self.Warning.k_larger_than_class(
                     self.k_nearest, f"the {n_known - 1} other instances")
         else:
+            y = data.get_column(domain.class_var)
             counts = np.bincount(y[known].astype(int),
                                  minlength=len(domain.class_var.values))
             present = np.flatnonzero(counts)
@@ -973,3 +979,17 @@ class OWReliefBase(OWScoringBase, openclass=True):
             if isinstance(position, int) \
                     and 0 <= position < len(cls.V1_TESTS):
                 settings["significance_test"] = cls.V1_TESTS[position]
+
+
+def _regression(domain):
+    """Whether ``domain``'s targets are scored in the regression form: a
+    numeric target, or several (multi-target RReliefF)."""
+    return len(domain.class_vars) > 1 or (domain.class_var is not None
+                                          and domain.class_var.is_continuous)
+
+
+def _known_targets(data):
+    """Which rows of ``data`` have a known target (of several: one at
+    least): the rows the engine visits."""
+    y = data.Y.reshape(len(data), -1)
+    return ~np.isnan(y).all(axis=1)

@@ -147,7 +147,10 @@ def _track_in_parts(data, w, total, run, coefs, theta, tracking, work, r,
     positive weights computed so."""
     indptr, indices, values, nominal, col_ptr, col_rows, col_values = \
         data.rows
-    target = data.target
+    # (the previous visit's update is classification's, which reads no
+    # target: an n-array of one type whatever the target, as a named tuple
+    # of several targets cannot enter the parallel loop)
+    target = data.group
     variant, T, regression = run.variant, run.T, run.regression
     split, sums, applied = tracking.split, tracking.sums, tracking.applied
     pending, walked, overlaps_ = work.pending, work.walked, work.overlaps

@@ -133,7 +133,8 @@ PARAMETERS = """\
         (``irelief.irelief``).
     nominal_targets : boolean array (n_targets,), optional
         With several targets: which are nominal (integer codes, NaN for
-        missing; diff 0 or 1); the rest are numeric (|difference| / range).
+        missing; diff 0 or 1); the rest are numeric (the absolute difference
+        over the range).
     device : {None, "cpu", "cuda", "auto"}
         Where the visits run: this machine's cores ("cpu"; None: the
         environment variable ORANGE3_RELIEF_DEVICE, else "cpu"), an NVIDIA

@@ -118,7 +118,7 @@ def targets(X, seed=1, missing=0.0):
     return Y
 
 
-# -- the engine against the reference ---------------------------------------
+# -- the engine against the reference -----------------------------------------
 
 @pytest.mark.parametrize("kernels", BACKENDS)
 def test_numeric_and_nominal_targets_equal_the_reference(kernels):
@@ -142,7 +142,8 @@ def test_missing_target_values_equal_the_reference(kernels):
     Y[8, :] = [np.nan, 1.0, np.nan]             # pairs with none in common
     Y[9, :] = [0.5, np.nan, np.nan]
     flags = [False, False, True]
-    with pytest.warns(UserWarning, match=r"instance\(s\) with no known target"):
+    with pytest.warns(UserWarning,
+                      match=r"instance\(s\) with no known target"):
         result = relieff(X, Y, nominal, nominal_targets=flags, k_nearest=4,
                          kernels=kernels)
     expected = multi_target_rrelieff(X, Y, nominal, flags, 4)
@@ -247,7 +248,7 @@ def test_dask_backend_takes_several_targets():
     np.testing.assert_allclose(result.weights, expected, rtol=TOL, atol=TOL)
 
 
-# -- bad input ------------------------------------------------------------------
+# -- bad input ----------------------------------------------------------------
 
 @pytest.mark.parametrize("options, message", [
     (dict(variant="irelief"), "I-RELIEF has no regression form"),
@@ -300,7 +301,7 @@ def test_on_the_gpu_declined_to_the_cpu():
     assert "several targets" in cuda.uncovered(setup)
 
 
-# -- statistics -----------------------------------------------------------------
+# -- statistics ---------------------------------------------------------------
 
 def test_permutation_test_permutes_rows_of_targets_together():
     X, nominal = features(n=30, seed=13)
@@ -325,7 +326,7 @@ def test_tests_of_one_target_refuse_several(name):
         TESTS[name].run(X, targets(X), nominal, n_permutations=9)
 
 
-# -- the surfaces -----------------------------------------------------------------
+# -- the surfaces -------------------------------------------------------------
 
 def multi_target_table(missing=0.1):
     """An Orange table with two continuous and one discrete class

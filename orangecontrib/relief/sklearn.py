@@ -127,6 +127,16 @@ def _check_target_values(y):
                              "type, e.g. all strings.") from None
 
 
+def _several_targets(y):
+    """Whether y has several target columns (a 2-D y of more than one),
+    asked of its shape alone: scikit-learn's checks pass wrappers that
+    refuse NumPy's functions."""
+    shape = getattr(y, "shape", None)
+    if shape is None and isinstance(y, (list, tuple)):
+        shape = np.asarray(y, dtype=object).shape
+    return shape is not None and len(shape) == 2 and shape[1] > 1
+
+
 def _n_distinct(X):
     """The number of distinct known values of every column (sparse: the
     implicit zeros count as a value)."""
@@ -590,7 +600,7 @@ class ReliefFSelector(_RankingSelector):
                 [_is_text_or_category(dtype) for dtype in X.dtypes]))
             categories = _n_categories(X)
             X = self._encode_frame(X, nominal)
-        several = np.ndim(y) == 2 and np.shape(y)[1] > 1
+        several = _several_targets(y)
         X, y = validate_data(owner, X, y, accept_sparse="csr",
                              ensure_all_finite="allow-nan",
                              ensure_min_samples=2, dtype=np.float64,

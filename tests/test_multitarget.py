@@ -19,12 +19,17 @@ from orangecontrib.relief.cli import main, with_class
 from orangecontrib.relief.core import relieff
 from orangecontrib.relief.scoring import (IReliefF, PDReliefF, ReliefF,
                                           RReliefF)
-from orangecontrib.relief.sklearn import ReliefFSelector
+from orangecontrib.relief.core.contract.prepare import prepare, with_target
+from orangecontrib.relief.core.variants import named
+from orangecontrib.relief.sklearn import (IterSelector, ReliefFSelector,
+                                          TuRFSelector, VLSSelector)
 from orangecontrib.relief.stats import TESTS, permutation_test, stability
 
 TOL = 1e-12
 RULES = ("k", "surf", "multisurf")
 VARIANTS = ("relieff", "drelieff", "pdrelieff")
+#: every variant with a regression form (the ramps too), from the registry
+ALL_VARIANTS = named(regression=True, visits=True)
 BACKENDS = ("compiled", "vectorised")
 
 
@@ -202,7 +207,7 @@ def test_a_one_column_y_is_the_single_target():
 
 
 @pytest.mark.parametrize("kernels", BACKENDS)
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", ALL_VARIANTS)
 @pytest.mark.parametrize("rule", RULES)
 def test_mixed_targets_every_variant_and_rule(rule, variant, kernels):
     """Mixed numeric and nominal targets with missing values score on every
@@ -375,6 +380,37 @@ def test_selector_with_a_two_dimensional_y():
     assert selector.transform(X).shape == (40, 2)
     single = ReliefFSelector().fit(X, Y[:, 0])
     assert not hasattr(single, "nominal_targets_")
+
+
+@pytest.mark.parametrize("wrapper", [TuRFSelector, IterSelector,
+                                     VLSSelector])
+def test_wrappers_take_several_targets(wrapper):
+    """TuRF, Iter (fixed distance weights) and VLS with two copies of a
+    target: the weights of that target alone."""
+    X, _ = features(n=40, seed=16, nominal_column=False)
+    y = targets(X)[:, 0]
+    one = wrapper(ReliefFSelector(k_nearest=5)).fit(X, y)
+    two = wrapper(ReliefFSelector(k_nearest=5)).fit(X, np.column_stack([y,
+                                                                        y]))
+    np.testing.assert_allclose(two.feature_importances_,
+                               one.feature_importances_, rtol=TOL, atol=TOL)
+
+
+def test_with_target_keeps_several_targets():
+    """A permutation test's refits on one prepared data set
+    (``prepare.with_target``): the rows of targets permuted together give
+    the targets ``prepare`` gives for them."""
+    X, nominal = features(n=20, seed=17)
+    Y = targets(X, missing=0.1)
+    flags = [False, False, True]
+    prep = prepare(X, Y, nominal, True, nominal_targets=flags)
+    order = np.random.default_rng(0).permutation(20)
+    refit = with_target(prep, Y[order], True)
+    direct = prepare(X, Y[order], nominal, True, nominal_targets=flags)
+    np.testing.assert_array_equal(refit.target.values, direct.target.values)
+    np.testing.assert_array_equal(refit.target.nominal, flags)
+    with pytest.raises(ValueError, match="a row per instance"):
+        with_target(prep, Y[:, 0], True)
 
 
 def test_command_line_class_a_b(capsys, tmp_path):

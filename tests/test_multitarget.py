@@ -355,6 +355,11 @@ def test_table_with_class_vars_through_the_scorers():
                                    rtol=TOL, atol=TOL)
     assert scorer.score_data(table).shape == (1, 5)
     assert scorer(table, "x0") == pytest.approx(expected.weights[0], TOL)
+    significance = ReliefF().significance(table, n_permutations=4)
+    np.testing.assert_allclose(significance.weights, expected.weights,
+                               rtol=TOL, atol=TOL)
+    with pytest.raises(ValueError, match="takes one target"):
+        ReliefF().significance(table, method="stir")
     pd_weights = PDReliefF()(table)
     assert np.all(np.isfinite(pd_weights))
     with pytest.raises(ValueError, match="I-RELIEF needs a single "

@@ -223,6 +223,22 @@ def test_mixed_targets_every_variant_and_rule(rule, variant, kernels):
     np.testing.assert_allclose(weights, compiled, rtol=1e-12, atol=1e-14)
 
 
+def test_constant_targets_learn_nothing():
+    """Targets of which none varies: every pair's diff(tau) is 0, all
+    weights 0, with the single target's warning; one varying target among
+    constant ones is learnt from (the constant ones dilute its diff)."""
+    X, nominal = features(n=20, seed=18)
+    Y = np.column_stack([np.full(20, 3.0), np.ones(20), np.full(20, np.nan)])
+    Y[0, 2] = 1.0
+    with pytest.warns(UserWarning, match="The target is constant"):
+        weights = relieff(X, Y, nominal,
+                          nominal_targets=[False, True, True]).weights
+    assert np.all(weights == 0)
+    Y[:, 0] = X[:, 0]
+    weights = relieff(X, Y, nominal, nominal_targets=[False, True, True])
+    assert np.argmax(weights.weights) == 0
+
+
 def test_the_nominal_target_matters():
     """A nominal target is compared by equality, not by its codes' size:
     recoding its values (0, 1, 2 -> 2, 0, 1) changes nothing."""

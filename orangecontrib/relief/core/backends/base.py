@@ -242,8 +242,10 @@ def _nothing_to_learn(prep, regression, k_nearest, class_names=None):
         warn("The target is constant; all weights are 0.", stacklevel=4)
         return True
     if not regression and k_nearest is not None:
-        small = [c for c, count in enumerate(prep.class_counts)
-                 if count <= k_nearest]
+        sizes = prep.class_counts if prep.instance_weights is None \
+            else np.bincount(prep.group, prep.instance_weights,
+                             minlength=prep.n_classes)   # (copies)
+        small = [c for c, count in enumerate(sizes) if count <= k_nearest]
         if small:
             warn(f"k_nearest={k_nearest} is not smaller than "
                  f"{describe_classes(small, prep, class_names)}"

@@ -14,7 +14,11 @@ import scipy.sparse as sp
 
 from orangecontrib.relief.core import engine
 from orangecontrib.relief.core.backends import base
+from orangecontrib.relief.core.backends.compiled.backend import \
+    CompiledBackend
 from orangecontrib.relief.core.backends.cuda.backend import uncovered
+from orangecontrib.relief.core.backends.selection import local_backend
+from orangecontrib.relief.core.backends.vectorised import VectorisedBackend
 from orangecontrib.relief.core.contract import neighbours
 from orangecontrib.relief.core.contract.prepare import with_target
 from orangecontrib.relief.core.rules import RULES
@@ -259,6 +263,21 @@ def test_weighted_tie_shares_fill_slots_by_weight():
                                        np.ones(3), 1.0, coef)
     assert m == 3
     np.testing.assert_allclose(coef, [1 / 3, 2 / 3 * 1 / 4, 2 / 3 * 3 / 4])
+
+
+def test_which_backend_computes_weights():
+    """The compiled kernels on complete data, the NumPy backend with
+    missing values (whatever ``kernels`` asks for)."""
+    for kind, expected in (("mixed", CompiledBackend),
+                           ("missing", VectorisedBackend)):
+        X, y, _, nominal = make_data(kind)
+        setup = engine.start(X, y, nominal,
+                             instance_weights=integer_weights(len(y)))
+        for kernels in BACKENDS:
+            with local_backend(setup, 1, kernels=kernels) as backend:
+                wanted = VectorisedBackend if kernels == "vectorised" \
+                    else expected
+                assert type(backend) is wanted
 
 
 def test_weights_stay_with_their_rows_on_another_target():

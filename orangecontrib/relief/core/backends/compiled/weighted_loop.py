@@ -81,20 +81,22 @@ def within_radius(r, dist, copies, group, hood, w, chosen, coef):
             buckets[j] = b
             if b >= 0:
                 totals[b] += copies[j]
+    signs = np.empty(hood.n_groups)
+    for g in range(hood.n_groups):
+        signs[g] = group_sign(hood.mode, g, gr, hood.class_factor)
     n_chosen = 0
     for j in range(n):
         b = buckets[j]
         if b >= 0:
-            sign = group_sign(hood.mode, b // 2, gr, hood.class_factor)
             chosen[n_chosen] = j
-            coef[n_chosen] = bucket_share(b, totals[b], sign) * copies[j]
+            coef[n_chosen] = bucket_share(b, totals[b], signs[b // 2]) \
+                * copies[j]
             n_chosen += 1
     constant = 0.0
     if hood.far_sameness:
         for b in range(1, 2 * hood.n_groups, 2):
             if totals[b] > 0.0:
-                constant += group_sign(hood.mode, b // 2, gr,
-                                       hood.class_factor)
+                constant += signs[b // 2]
     return n_chosen, constant
 
 

@@ -400,3 +400,24 @@ def reference_relieff(X, y, nominal, weights, k, visits=None):
                     * group_mean(r, members)
         result += weights[r] * update
     return result / sum(weights[r] for r in visits)
+
+
+def test_k_above_the_weighted_rows_is_not_cut_to_them():
+    """k is cut to what the copies allow (the weights' sum), not to the
+    rows of positive weight: 9 rows of weight 1-4 hold up to 26 other
+    copies, so k = 9, 10, 12 reach past the rows (found by scikit-learn's
+    sample-weight check)."""
+    rng = np.random.RandomState(42)
+    X, y = rng.rand(15, 30), rng.randint(0, 3, 15).astype(float)
+    weights = rng.randint(0, 5, 15).astype(float)
+    nominal = np.zeros(30, bool)
+    for k in (9, 10, 12):
+        for kernels in BACKENDS:
+            result = relieff(X, y, k_nearest=k, kernels=kernels,
+                             instance_weights=weights).weights
+            np.testing.assert_allclose(
+                result, reference_relieff(X, y, nominal, weights, k),
+                atol=TOL)
+            expected = relieff(*repeated(X, y, weights), k_nearest=k,
+                               kernels=kernels).weights
+            np.testing.assert_allclose(result, expected, atol=TOL)

@@ -162,9 +162,11 @@ def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
         mode, n_groups = MODE_PER_CLASS, prep.n_classes
     n = prep.group.shape[0]
     # no group has more than the n - 1 other instances, and a group smaller
-    # than k contributes all of them: a larger k is n - 1 (never O(k) memory)
-    k_nearest = min(k_nearest, n - 1)
-    if prep.instance_weights is not None:   # (copies: up to sum w of them)
+    # than k contributes all of them: a larger k is n - 1 (never O(k) memory);
+    # with instance weights, fewer than the weights' sum of other copies
+    if prep.instance_weights is None:
+        k_nearest = min(k_nearest, n - 1)
+    else:
         k_nearest = min(k_nearest, max(1, int(np.ceil(
             prep.instance_weights.sum()))))
     rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)

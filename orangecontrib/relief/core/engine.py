@@ -18,6 +18,7 @@ from functools import partial
 from .backends.base import finish, nothing_learnt, pair_sums_by_feature
 from .backends.base import start as plan_run
 from .backends.compiled.backend import relieff_job
+from .contract.prepare import check_instance_weights
 from .backends.cuda.backend import check_device
 from .irelief import irelief
 from .options import check_options
@@ -133,6 +134,16 @@ PARAMETERS = """\
         ~1e-15), or the GPU where one is present and covers the run, else
         the CPU with a warning once ("auto").  compat="weka" and I-RELIEF
         run on the CPU.
+    instance_weights : array (n_instances,), optional
+        Each instance's weight w >= 0 (Orange's ``Table.W``): it counts as
+        w copies of itself, as a visited instance (its update counts w
+        times; the estimate divides by the sum of the visited instances'
+        weights), as a neighbour (it fills w of the k slots), in the class
+        priors, RELIEF-D's laws and the radii; weight 0 leaves it out.
+        Integer weights give the weights of the table with each row
+        repeated w times (``doc/semantics.md``, "Instance weights").  None
+        or all 1: every instance counts once (the unweighted run).  Not
+        with compat="weka" (Weka's ReliefFAttributeEval ignores them).
 
 """
 
@@ -155,7 +166,7 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
             n_values=None, n_class_values=None, feature_names=None,
             class_names=None, statistics=False, distance_weights=None,
             max_iterations=1000, tolerance=1e-3, damping="auto",
-            device=None):
+            device=None, instance_weights=None):
     """Estimate feature weights with ReliefF or one of its variants.
 
     {parameters}
@@ -175,6 +186,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
         distance_weights=distance_weights, max_iterations=max_iterations,
         tolerance=tolerance, damping=damping)
     device = check_device(device)       # the one place it is checked
+    if instance_weights is not None:
+        _refuse_weights(X, instance_weights, options)
     if not options.variant_entry.visits:     # I-RELIEF
         if device == "cuda":
             raise ValueError("device='cuda' does not cover I-RELIEF; use "
@@ -189,9 +202,31 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                        n_class_values, feature_names)
     else:
         plan = partial(plan_run, X, y, nominal, options, feature_names,
-                       class_names)
+                       class_names, instance_weights)
     return compute(on_this_machine(plan, device, kernels, progress, status),
                    progress)
+
+
+def _refuse_weights(X, instance_weights, options):
+    """A ValueError for instance weights that are not one number >= 0 per
+    row (``prepare.check_instance_weights``), or that a mode which ignores
+    them would not use: compat="weka" (Weka's ReliefFAttributeEval) and
+    I-RELIEF.  Weights all 1 are no weights, in every mode."""
+    if check_instance_weights(instance_weights, _rows(X)) is None:
+        return
+    if options.compat == "weka":
+        raise ValueError("compat='weka' gives Weka's ReliefFAttributeEval, "
+                         "which ignores instance weights; leave "
+                         "instance_weights out, or use compat=None.")
+    if not options.variant_entry.visits:
+        raise ValueError("I-RELIEF (variant='irelief') does not take "
+                         "instance weights yet; leave instance_weights out, "
+                         "or use another variant.")
+
+
+def _rows(X):
+    """The number of rows of X (an array, sparse matrix or nested list)."""
+    return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
 def relieff_options(*, regression=False, variant="relieff",
@@ -215,17 +250,19 @@ def relieff_options(*, regression=False, variant="relieff",
 
 
 def start(X, y, nominal=None, *, feature_names=None, class_names=None,
-          **options):
+          instance_weights=None, **options):
     """Check the options of ``relieff`` (its keyword arguments but the
     callbacks, ``kernels`` and Weka's) and plan the run: the ``Setup`` that
-    ``run_setup`` and the other backends (``distributed``) compute.
-    I-RELIEF has no visits to plan (a ValueError)."""
+    ``run_setup`` and the other backends (``distributed``) compute, with
+    the ``instance_weights`` as ``relieff`` takes them.  I-RELIEF has no
+    visits to plan (a ValueError)."""
     checked = relieff_options(**options)
     if not checked.variant_entry.visits:     # I-RELIEF
         raise ValueError("I-RELIEF iterates over every pair of instances "
                          "and has no visits to plan; run it with "
                          "relieff(variant='irelief').")
-    return plan_run(X, y, nominal, checked, feature_names, class_names)
+    return plan_run(X, y, nominal, checked, feature_names, class_names,
+                    instance_weights)
 
 
 def run_setup(setup, *, progress=None, status=None, kernels=None,

@@ -83,15 +83,16 @@ class Setup(NamedTuple):
         return self.prep.group.shape[0], self.prep.n_used
 
 
-def start(X, y, nominal, options, feature_names=None, class_names=None):
+def start(X, y, nominal, options, feature_names=None, class_names=None,
+          instance_weights=None):
     """Prepare the data and plan the run of ``options``: the ``Setup``
     that a backend runs (the arguments as ``engine.relieff``'s).  With
     fixed distance weights sparse data is scored dense (the sparse loop's
     running row sums follow the estimate alone)."""
     if options.distance_weights is not None and sp.issparse(X):
         X = X.toarray()
-    return plan(prepare(X, y, nominal, options.regression, feature_names),
-                options, class_names)
+    return plan(prepare(X, y, nominal, options.regression, feature_names,
+                        instance_weights), options, class_names)
 
 
 def plan(prep, options, class_names=None):
@@ -246,6 +247,9 @@ class Backend(ABC):
     uncovered = "this data"
     #: where its visits run (``ReliefResult.device``)
     device = "cpu"
+    #: whether it computes runs with instance weights
+    #: (``prepare.Prepared.instance_weights``; ``check_weights``)
+    takes_instance_weights = False
 
     @classmethod
     def covers(cls, setup):
@@ -254,6 +258,7 @@ class Backend(ABC):
         return True
 
     def __init__(self, setup, n_threads=1):
+        check_weights(type(self), setup)
         self.setup, self.n_threads = setup, n_threads
         self.resources = ExitStack()     # closed by ``close``
         self._updates = None
@@ -370,6 +375,21 @@ class Backend(ABC):
 
     def __exit__(self, *exc):
         self.close()
+
+
+def weighted(setup):
+    """Whether ``setup`` is a run with instance weights (Weka's plan has
+    none)."""
+    return getattr(setup.prep, "instance_weights", None) is not None
+
+
+def check_weights(backend, setup):
+    """A ValueError where ``backend`` (a class) does not take the instance
+    weights of ``setup`` (``Backend.takes_instance_weights``)."""
+    if weighted(setup) and not backend.takes_instance_weights:
+        raise ValueError(f"The {backend.name} backend does not take instance "
+                         "weights yet; leave instance_weights out, or run "
+                         "on this machine's CPU (device='cpu').")
 
 
 def add_updates(setup, upd, done, total, trace, estimate=estimate):

@@ -11,7 +11,7 @@ import time
 
 from .cuda import backend as cuda
 from . import warmup
-from .base import Backend
+from .base import Backend, weighted
 from .compiled.backend import CompiledBackend, kernel_set
 from .cuda.backend import CudaBackend
 from ..messages import warn
@@ -48,10 +48,19 @@ def local_backend(setup, n_threads, kernels=None, progress=None,
         return CudaBackend(setup, n_threads)
     if setup.options.compat == "weka":
         return WekaBackend(setup, n_threads)
+    if weighted(setup) and not VectorisedBackend.covers(setup):
+        raise ValueError("Instance weights are taken by the NumPy backend, "
+                         "which covers dense data and sparse data of at "
+                         "most 5,000,000 values; this sparse data is "
+                         "larger: leave instance_weights out, or score a "
+                         "sample of the rows.")
     name = kernels_named(kernels)
     if name == AUTOMATIC:
         return FirstUse(setup, n_threads, progress, status)
     chosen = BACKENDS[name]
+    if weighted(setup) and not chosen.takes_instance_weights:
+        # (the compiled kernels do not take instance weights yet)
+        chosen, name = VectorisedBackend, VectorisedBackend.name
     if not chosen.covers(setup):
         raise ValueError(f"The {name} kernels do not cover "
                          f"{chosen.uncovered}; use kernels='compiled'.")
@@ -99,13 +108,15 @@ class FirstUse(Backend):
     to the compiled kernels as soon as they are ready; both add to the same
     running sums."""
     name = AUTOMATIC
+    # (it hands a run with instance weights to the NumPy backend)
+    takes_instance_weights = True
 
     def __init__(self, setup, n_threads=1, progress=None, status=None):
         super().__init__(setup, n_threads)
         self.progress, self.status = progress, status
         self.kernel_set = kernel_set(setup)
         self.ready = self.kernel_set in _READY \
-            or warmup.is_compiled(self.kernel_set)
+            or warmup.is_compiled(self.kernel_set) or weighted(setup)
         self.covered = False
         self.backends = {}
         if not self.ready:
@@ -116,8 +127,12 @@ class FirstUse(Backend):
 
     def visit(self, rows, done, total, trace):
         fraction = done / self.setup.order.shape[0]
-        chosen = CompiledBackend if self._compiled(fraction) \
-            else VectorisedBackend
+        if weighted(self.setup):
+            # (the compiled kernels do not take instance weights yet)
+            chosen = VectorisedBackend
+        else:
+            chosen = CompiledBackend if self._compiled(fraction) \
+                else VectorisedBackend
         if chosen not in self.backends:
             self.backends[chosen] = self.resources.enter_context(
                 chosen(self.setup, self.n_threads))

@@ -100,6 +100,9 @@ class Prepared:
     n_dropped: int
     # the caller's class code of each class index (``_classes``)
     class_codes: np.ndarray
+    # each instance's weight (> 0; the rows of weight 0 are dropped), or
+    # None: every instance counts once (``check_instance_weights``)
+    instance_weights: Optional[np.ndarray] = None
 
     @property
     def n_used(self):
@@ -238,27 +241,86 @@ def check_class_codes(codes):
                          "the regression form (regression=True).")
 
 
-def _clean_class(X, y, regression):
+def _clean_class(X, y, regression, weights=None):
+    """X, y (and the instance weights) without the rows of a missing class
+    (counted, with a warning) and the rows of weight 0 (an instance of
+    weight 0 is not in the data)."""
     known = ~np.isnan(y)
     n_dropped = int((~known).sum())
     if n_dropped:
         warn(f"{n_dropped} instance(s) with a missing class value "
                       "were left out.", stacklevel=3)
+    if weights is not None:
+        known &= weights > 0
+    if not known.all():
         X = X[known]
         y = y[known]
+        weights = None if weights is None else weights[known]
+    if weights is not None and np.all(weights == 1.0):
+        weights = None          # (rows of weight 0 left out, the rest 1)
     if not regression:
         check_class_codes(y)
-    return X, y, n_dropped
+    return X, y, n_dropped, weights
 
 
-def prepare(X, y, nominal=None, regression=False, names=None):
+def check_instance_weights(weights, n):
+    """The instance weights as floats, one per row of X (``n``), or None
+    where there are none or all are 1 (the unweighted run, exactly); a
+    ValueError that says what is wrong with weights that are not one
+    finite number >= 0 per row, or all 0.  An instance of weight w counts
+    as w copies of itself (``doc/semantics.md``, "Instance weights")."""
+    if weights is None:
+        return None
+    if sp.issparse(weights):
+        weights = weights.toarray()
+    if np.iscomplexobj(weights) or isinstance(weights, (str, bytes)):
+        raise ValueError("instance_weights must be real numbers, one per "
+                         "row of X.")
+    try:
+        weights = np.asarray(weights, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("instance_weights must be numbers, one per row of "
+                         "X (a 1-D array of n floats >= 0).") from None
+    if weights.ndim != 1:
+        if weights.ndim == 2 and 1 in weights.shape:
+            weights = weights.ravel()
+        else:
+            raise ValueError(f"instance_weights must be one-dimensional (one "
+                             f"weight per row of X); got an array of shape "
+                             f"{weights.shape}.")
+    if weights.shape[0] != n:
+        raise ValueError(f"instance_weights has {weights.shape[0]} entries "
+                         f"but X has {n} rows; give one weight per row.")
+    bad = np.flatnonzero(~np.isfinite(weights))
+    if len(bad):
+        raise ValueError(f"instance_weights must be finite; the weight of "
+                         f"row {bad[0]} is {weights[bad[0]]} (a row to leave "
+                         "out gets weight 0).")
+    bad = np.flatnonzero(weights < 0)
+    if len(bad):
+        raise ValueError(f"instance_weights must be >= 0; the weight of row "
+                         f"{bad[0]} is {weights[bad[0]]}.")
+    if n and not np.any(weights > 0):
+        raise ValueError("instance_weights are 0 for every row: no instance "
+                         "is left to score; give at least two rows a "
+                         "positive weight.")
+    if np.all(weights == 1.0):
+        return None
+    return weights
+
+
+def prepare(X, y, nominal=None, regression=False, names=None,
+            instance_weights=None):
     """Check and convert ``X`` (n x a, NaN = missing) and ``y`` for the kernels.
 
     ``nominal`` is a boolean mask of the nominal features (integer codes);
     by default every feature is numeric.  ``names`` (optional) name the
-    features in error messages.
+    features in error messages.  ``instance_weights`` (optional, one per
+    row, ``check_instance_weights``): the rows of weight 0 are left out,
+    and the others' weights kept on the result (``Prepared``).
     """
     X, y, nominal = checked_inputs(X, y, nominal, names)
+    weights = check_instance_weights(instance_weights, X.shape[0])
     n_features = X.shape[1]
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=float)
@@ -268,8 +330,9 @@ def prepare(X, y, nominal=None, regression=False, names=None):
                           "dense data.", stacklevel=2)
             X = X.toarray()
         else:
-            return _prepare_sparse(X, y, nominal, regression, names)
-    X, y, n_dropped = _clean_class(X, y, regression)
+            return _prepare_sparse(X, y, nominal, regression, names,
+                                   weights)
+    X, y, n_dropped, weights = _clean_class(X, y, regression, weights)
     n = X.shape[0]
     check_size(n)
 
@@ -318,7 +381,8 @@ def prepare(X, y, nominal=None, regression=False, names=None):
                     n_features=n_features, group=group, n_classes=n_classes,
                     class_counts=class_counts, target=target,
                     has_missing=has_missing, missing=missing,
-                    n_dropped=n_dropped, class_codes=class_codes)
+                    n_dropped=n_dropped, class_codes=class_codes,
+                    instance_weights=weights)
 
 
 def with_target(prep, y, regression=False):
@@ -494,13 +558,13 @@ NO_SPARSE = SparseRows(_INDEX, np.zeros(0, np.uint32), np.zeros(0),
                        np.zeros(0, np.uint32), np.zeros(0))
 
 
-def _prepare_sparse(X, y, nominal, regression, names=None):
+def _prepare_sparse(X, y, nominal, regression, names=None, weights=None):
     """Kernel form of sparse data without missing values (zeros are values).
 
     Memory stays proportional to the stored entries: a CSR and a CSC copy.
     """
     n_features = X.shape[1]
-    X, y, n_dropped = _clean_class(X, y, regression)
+    X, y, n_dropped, weights = _clean_class(X, y, regression, weights)
     n = X.shape[0]
     check_size(n)
     if max(X.shape) >= 2 ** 31:
@@ -552,7 +616,8 @@ def _prepare_sparse(X, y, nominal, regression, names=None):
                     missing=_missing_tables(np.zeros((n, 0)),
                                             np.zeros((n, 0), dtype=np.int8),
                                             group, n_classes, False),
-                    n_dropped=n_dropped, class_codes=class_codes)
+                    n_dropped=n_dropped, class_codes=class_codes,
+                    instance_weights=weights)
 
 
 def _expected_abs_between(a, b):

@@ -34,7 +34,7 @@ from contextlib import contextmanager
 import numpy as np
 from numba.core import config
 
-from ..base import Backend
+from ..base import Backend, weighted
 from ..runtime import trace_steps
 from ...options import from_environment, one_of
 from ...contract.neighbours import MODE_ANY, MODE_REGRESSION, surf_radius
@@ -162,6 +162,9 @@ def uncovered(setup):
     it)."""
     if setup.options.compat == "weka":
         return "compat='weka' (Weka's own loop runs on the CPU)"
+    if weighted(setup):
+        return ("instance weights (the GPU's kernels do not take them yet; "
+                "the CPU's NumPy backend does)")
     return None
 
 

@@ -232,7 +232,7 @@ def soft_factors(r, group, dist, sigma, inliers, kernel, copies):
     (kernel[j] stays one candidate's: ``margin_coefficients`` multiplies),
     and r's own max(c_r - 1, 0) further copies are hits at distance 0:
     in the hits' sum with f(0) (they add nothing to the margin, their diff
-    being 0).  An instance of weight 0 is no candidate (kernel[j] = 0)."""
+    being 0).  (``prepare`` leaves out the instances of weight 0.)"""
     n = group.shape[0]
     g = group[r]
     weighted = copies.shape[0] > 0
@@ -240,7 +240,7 @@ def soft_factors(r, group, dist, sigma, inliers, kernel, copies):
     near_hit = 0.0 if own > 0.0 else np.inf
     near_miss = np.inf
     for j in range(n):
-        if j != r and not (weighted and copies[j] == 0.0):
+        if j != r:
             if group[j] == g:
                 near_hit = min(near_hit, dist[j])
             else:
@@ -251,9 +251,6 @@ def soft_factors(r, group, dist, sigma, inliers, kernel, copies):
     sum_hit = sum_miss = 0.0
     for j in range(n):
         if j != r:
-            if weighted and copies[j] == 0.0:
-                kernel[j] = 0.0
-                continue
             if group[j] == g:
                 kernel[j] = np.exp((near_hit - dist[j]) / sigma)
                 sum_hit += kernel[j] * copies[j] if weighted else kernel[j]
@@ -418,8 +415,7 @@ def _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
     With ``planes`` (n rows: equal weights, nominal features) the nominal
     mismatches of four visits at a time are counted by popcount
     (``nominal.mismatches_block4``, ReliefF's screen).  ``copies``: the
-    instance weights (none: all 1); an instance of weight 0 adds no
-    margin."""
+    instance weights (none: all 1)."""
     data = Data(num, nom, group, target, has_missing, False,
                 SparseRows(*rows), MissingTables(*tables))
     n = group.shape[0]
@@ -435,12 +431,9 @@ def _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
     for i in range(first, stop):
         r = visits[i]
         if has_missing:
-            if not (copies.shape[0] and copies[r] == 0.0):
-                soft_margin(r, data, w, sigma, inliers, dist, chosen, coef,
-                            np.zeros(0), out[c], copies)
+            soft_margin(r, data, w, sigma, inliers, dist, chosen, coef,
+                        np.zeros(0), out[c], copies)
             continue
-        if copies.shape[0] and copies[r] == 0.0 and (below or not counted):
-            continue        # no margin (by pairs: its factors stay 0, unread)
         if below:
             _pair_margins(r, group, factors, block_dist[i], block_kernel[i],
                           sigma, coef, copies)
@@ -474,15 +467,10 @@ def _pair_margins(r, group, factors, dist, kernel, sigma, coef, copies):
     """coef[j] for j < r: the coefficient of diff(., x_r, x_j) in r's
     margin (from r's kernel values) plus the one in j's (``soft_coefficient``
     of j's factors); with instance weights ``copies``, times copies[r]
-    copies[j] (``pair_weight``; 0, unread, where one of them is 0)."""
+    copies[j] (``pair_weight``)."""
     _, hit_factor, _, miss_factor = factors[r]
     weighted = copies.shape[0] > 0
     for j in range(r):
-        if weighted:
-            scale = pair_weight(copies, r, j)
-            if scale == 0.0:
-                coef[j] = 0.0
-                continue
         f_j = factors[j]
         if group[j] == group[r]:
             coef[j] = -(kernel[j] * hit_factor) + soft_coefficient(
@@ -491,7 +479,7 @@ def _pair_margins(r, group, factors, dist, kernel, sigma, coef, copies):
             coef[j] = kernel[j] * miss_factor + soft_coefficient(
                 False, dist[j], f_j[0], f_j[1], f_j[2], f_j[3], sigma)
         if weighted:
-            coef[j] *= scale
+            coef[j] *= pair_weight(copies, r, j)
 
 
 @njit(parallel=True, **JIT)
@@ -663,18 +651,6 @@ def _batch(n, a, progress):
     return -(-size // CHUNK) * CHUNK
 
 
-def _copies(instance_weights, y, n_rows):
-    """The instance weights of the rows with a known class as I-RELIEF's
-    ``copies`` (no entries where there are none or all are 1: the
-    unweighted path)."""
-    if instance_weights is None:
-        return np.zeros(0)
-    weights = np.asarray(instance_weights, dtype=float)   # TODO engine's
-    known = ~np.isnan(np.asarray(y, dtype=float).ravel())
-    weights = weights[known]
-    return np.zeros(0) if (weights == 1).all() else weights
-
-
 def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
             tolerance=1e-3, inliers=True, damping="auto", progress=None,
             n_jobs=None, feature_names=None, instance_weights=None):
@@ -727,7 +703,7 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
         copies are hits at distance 0 (they take a share of beta and raise
         gamma, and add nothing to the margin).  Integer weights give the
         weights of the table with each row repeated c times; weight 0
-        removes the instance.
+        removes the instance.  None or all 1: the unweighted run.
 
     Returns
     -------
@@ -737,8 +713,9 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
                                     damping=damping)
     if sp.issparse(X):
         X = X.toarray()
-    prep = prepare(X, y, nominal, False, feature_names)
-    copies = _copies(instance_weights, y, X.shape[0])
+    prep = prepare(X, y, nominal, False, feature_names, instance_weights)
+    copies = np.zeros(0) if prep.instance_weights is None \
+        else prep.instance_weights
     data = prep.data(False)
     n, a = data.group.shape[0], prep.n_used
     w = np.full(a, 1.0 / a) if a else np.zeros(0)
@@ -746,9 +723,7 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
     converged = False
     if progress is not None:
         progress(0.0)
-    classes = prep.class_counts if not copies.shape[0] else np.bincount(
-        data.group, copies, minlength=len(prep.class_counts))
-    if a and np.count_nonzero(classes) < 2:
+    if a and np.count_nonzero(prep.class_counts) < 2:
         warn("The data has only one class value; all weights are 0.")
         w = np.zeros(a)
         trace = [w]

@@ -49,7 +49,7 @@ from ..core import engine, quiet_warnings, ranking, relieff
 from ..core.backends import vectorised
 from ..core.backends.base import plan
 from ..core.backends.cuda.backend import check_device, kept_data
-from ..core.contract.prepare import with_target
+from ..core.contract.prepare import check_instance_weights, with_target
 from ..core.registry import Entry, lookup
 from ..core.messages import warn
 from ..core.options import (is_real, random_generator, results_rows,
@@ -229,6 +229,20 @@ def _known_target(y):
     return y, np.flatnonzero(~np.isnan(y))
 
 
+def _drawn_rows(X, y, options):
+    """(y as floats, the rows that permutations and resamples draw from,
+    the checked instance weights of ``options`` or None): the rows with a
+    known target and, with instance weights, a positive weight (a row of
+    weight 0 is not in the data, as ``prepare`` leaves it out), so that
+    weight 0 draws as the row removed."""
+    y, known = _known_target(y)
+    weights = check_instance_weights(options.get("instance_weights"),
+                                     np.shape(X)[0])
+    if weights is not None:
+        known = known[weights[known] > 0]
+    return y, known, weights
+
+
 def _refit(X, y, nominal, options):
     """The weights of a refit; its warnings are those of the first fit."""
     with quiet_warnings():
@@ -307,7 +321,7 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
     if permute not in ("target", "feature"):
         raise ValueError(f"permute must be 'target' or 'feature'; got "
                          f"{permute!r}.")
-    y, known = _known_target(y)
+    y, known, weights = _drawn_rows(X, y, relieff_options)
     observed = relieff(X, y, nominal, **relieff_options).weights
     rng = random_generator(permutation_seed, "permutation_seed")
     if permute == "target":
@@ -320,7 +334,7 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
                 _report(progress, i + 1, R)
     else:
         null = _feature_nulls(X, y, nominal, observed, R, rng, progress,
-                              relieff_options)
+                              relieff_options, weights)
     with np.errstate(invalid="ignore"):
         # (a rounding residue must not beat the observed weight: compare
         # with a relative 1e-12)
@@ -336,10 +350,13 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
                         p_max_t=p_max_t, n_permutations=R)
 
 
-def _feature_nulls(X, y, nominal, observed, R, rng, progress, options):
+def _feature_nulls(X, y, nominal, observed, R, rng, progress, options,
+                   weights=None):
     """null[r, f]: the weight of feature f after its column alone was
     permuted (draw r); features without a weight to test (constant, no
-    known value) are not refitted."""
+    known value) are not refitted.  With instance ``weights`` the column
+    is permuted among the rows of positive weight (each weight stays with
+    its row; a row of weight 0 is not in the data)."""
     a = observed.shape[0]
     null = results_rows(R, a, "n_permutations", zeros=True)
     tested = [f for f in range(a) if not np.isnan(observed[f])
@@ -347,10 +364,13 @@ def _feature_nulls(X, y, nominal, observed, R, rng, progress, options):
     sparse = sp.issparse(X)
     X = X.tocsc() if sparse else np.asarray(X, dtype=float)
     done, total = 0, R * max(len(tested), 1)
+    rows = None if weights is None else np.flatnonzero(weights > 0)
     for f in tested:
         column = X[:, [f]].toarray().ravel() if sparse else X[:, f].copy()
         for r in range(R):
-            if sparse:
+            if rows is not None:
+                shuffled = _permuted_rows(X, f, column, rows, rng)
+            elif sparse:
                 shuffled = sp.hstack(
                     [X[:, :f], sp.csc_matrix(rng.permutation(column)[:, None]),
                      X[:, f + 1:]], format="csr")
@@ -364,6 +384,19 @@ def _feature_nulls(X, y, nominal, observed, R, rng, progress, options):
     return null
 
 
+def _permuted_rows(X, f, column, rows, rng):
+    """X (dense, or sparse as CSR) with the values of feature f permuted
+    among ``rows`` alone."""
+    values = column.copy()
+    values[rows] = column[rng.permutation(rows)]
+    if sp.issparse(X):
+        return sp.hstack([X[:, :f], sp.csc_matrix(values[:, None]),
+                          X[:, f + 1:]], format="csr")
+    shuffled = X.copy()
+    shuffled[:, f] = values
+    return shuffled
+
+
 def stir(X, y, nominal=None, *, progress=None, **relieff_options):
     """STIR p-values of ReliefF's weights (classification), from the pairs of
     one run: for every feature the weighted pooled t-test of the miss diffs
@@ -373,8 +406,9 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
     misses of class C), so the miss and hit weights of a visit each sum to
     1 and mean_miss - mean_hit is the ReliefF weight.  The sums come from
     the run on dense data (on the GPU with ``device="cuda"``); on sparse
-    data from the engine's vectorised path on the CPU.  Returns a
-    ``Significance``."""
+    data from the engine's vectorised path on the CPU (with instance
+    weights, sparse X is scored dense: the weighted sums are the engine's
+    run's).  Returns a ``Significance``."""
     if relieff_options.get("regression"):
         raise ValueError("STIR has no regression form (its authors' NPDR "
                          "tests another statistic); for RReliefF use "
@@ -392,6 +426,9 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
                          "compat=None.")
     if relieff_options.get("trace_every"):
         raise ValueError("stir() gives no trace; leave trace_every out.")
+    if sp.issparse(X) and check_instance_weights(
+            relieff_options.get("instance_weights"), X.shape[0]) is not None:
+        X = dense_features(X)       # (the weighted sums: the engine's run)
     if sp.issparse(X):
         weights = relieff(X, y, nominal, **relieff_options).weights
         sums = _sparse_pair_sums(X, y, nominal, progress, relieff_options)
@@ -474,7 +511,8 @@ def npdr(X, y, nominal=None, *, covariates=None, covariate_nominal=None,
          k_nearest=10, separate_hit_miss=False, misses="per_class",
          n_iterations=None, random_state=0, n_jobs=None, progress=None,
          feature_names=None, variant="relieff", weight_by_distance=False,
-         sigma=2.0, T=None, compat=None, class_names=None, device=None):
+         sigma=2.0, T=None, compat=None, class_names=None, device=None,
+         instance_weights=None):
     """NPDR, nearest-neighbour projected-distance regression (Le, Dawkins &
     McKinney, Bioinformatics 36(9), 2020): for every feature A, over the
     (instance, neighbour) pairs (i, j)::
@@ -508,7 +546,9 @@ def npdr(X, y, nominal=None, *, covariates=None, covariate_nominal=None,
     unit of diff (a feature's full range), ``standard_errors``, ``t``,
     ``df``.  A feature whose diffs do not vary over the pairs, or are a
     combination of the covariates' diffs, gets p = 1 and coefficient NaN;
-    one with no known value NaN."""
+    one with no known value NaN.  Instance weights are refused for now
+    (``refuse_npdr_weights``)."""
+    refuse_npdr_weights(X, instance_weights)
     problem, y, _ = _npdr_problem(
         X, y, nominal, covariates, covariate_nominal, covariate_names,
         regression, neighbours, k_nearest, separate_hit_miss, misses,
@@ -530,7 +570,8 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
                      n_iterations=None, random_state=0, n_jobs=None,
                      progress=None, feature_names=None, variant="relieff",
                      weight_by_distance=False, sigma=2.0, T=None,
-                     compat=None, class_names=None, device=None):
+                     compat=None, class_names=None, device=None,
+                     instance_weights=None):
     """NPDR's statistic t = b_A / se(b_A) (``npdr``, the same options)
     against ``n_permutations`` (R) draws of the target under the null that
     no feature adds to the covariates: p = (1 + #{t* >= t}) / (R + 1), and
@@ -549,7 +590,9 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
     neighbourhoods (the default) the pairs do not depend on the target, so
     each draw only refits the regressions on the same pairs; with
     ``separate_hit_miss`` each draw finds its own neighbours.  Draws come
-    from ``default_rng(permutation_seed)``."""
+    from ``default_rng(permutation_seed)``.  Instance weights are refused
+    for now (``refuse_npdr_weights``)."""
+    refuse_npdr_weights(X, instance_weights)
     R = whole_number(n_permutations, "n_permutations")
     bins = whole_number(strata_bins, "strata_bins")
     if class_draws not in CLASS_DRAWS:
@@ -585,6 +628,21 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
                        np.where(fits.aliased, 1.0, p_max_t))
     return _npdr_significance("npdr (permutation)", fits, p, problem,
                               p_max_t=p_max_t, n_permutations=R)
+
+
+def refuse_npdr_weights(X, instance_weights):
+    """A ValueError for instance weights other than all 1 (checked as
+    ``relieff`` checks them): NPDR's weighted regression needs each pair
+    counted as often as repeated rows would give it, so its neighbour
+    pairs need the engine's weighted neighbours (an instance of weight w
+    fills w slots, its own w - 1 copies at distance 0) in NPDR's own pair
+    search (``npdr_kernels.neighbour_rows``), which does not take them
+    yet."""
+    if check_instance_weights(instance_weights, np.shape(X)[0]) is not None:
+        raise ValueError("NPDR does not take instance weights yet (its "
+                         "neighbour pairs do not count an instance's "
+                         "copies); leave the instance weights out, or test "
+                         "with the class permutation test.")
 
 
 def _phase(progress, start, stop):
@@ -681,14 +739,15 @@ def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,
     replacement), seeded by ``resample_seed``, and summarise the ranks
     (``Stability``).  ``top_k`` (default: 10, or half the features when
     there are fewer than 20) is the size of the sets whose consistency is
-    measured.  ``progress(fraction)`` after each refit may raise to
-    cancel."""
+    measured.  With ``instance_weights`` (``relieff``'s) the rows of
+    positive weight are drawn, each with its weight.  ``progress(fraction)``
+    after each refit may raise to cancel."""
     B = whole_number(n_resamples, "n_resamples")
     if B < 2:
         raise ValueError("stability needs at least 2 resamples.")
     if not 0 < fraction <= 1:
         raise ValueError(f"fraction must be in (0, 1]; got {fraction!r}.")
-    y, known = _known_target(y)
+    y, known, instance_weights = _drawn_rows(X, y, relieff_options)
     weights = relieff(X, y, nominal, **relieff_options).weights
     a = weights.shape[0]
     if a < 2:
@@ -708,7 +767,9 @@ def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,
     ranks = results_rows(B, a, "n_resamples")
     for i in range(B):
         rows = np.sort(rng.choice(known, size, replace=bootstrap))
-        resampled = _refit(X[rows], y[rows], nominal, relieff_options)
+        options = relieff_options if instance_weights is None else dict(
+            relieff_options, instance_weights=instance_weights[rows])
+        resampled = _refit(X[rows], y[rows], nominal, options)
         ranks[i, ranking(resampled)] = np.arange(1, a + 1)
         _report(progress, i + 1, B)
     tops = [np.flatnonzero(row <= top_k) for row in ranks]
@@ -734,7 +795,8 @@ class Test(Entry):
     (``p_max_t``); ``variants``, ``regression``, ``far_rules``, ``weka``:
     what it supports; ``covariates``: it adjusts for covariates
     (``function`` then takes ``covariates``, ``covariate_nominal`` and
-    ``covariate_names``, and they take no part in the distance)."""
+    ``covariate_names``, and they take no part in the distance);
+    ``instance_weights``: it takes ``relieff``'s instance weights."""
     function: object
     permutations: bool = True
     refits_per_feature: bool = False
@@ -744,6 +806,7 @@ class Test(Entry):
     far_rules: bool = True
     weka: bool = True
     covariates: bool = False
+    instance_weights: bool = True
 
     def cost(self, n_permutations, n_features):
         """The test's cost in runs of the scorer."""
@@ -753,9 +816,10 @@ class Test(Entry):
                                  else 1)
 
     def unsupported(self, variant="relieff", regression=False,
-                    neighbours="k", compat=None, covariates=False):
-        """Why the test does not apply to these options (``covariates``:
-        whether any are given), or None."""
+                    neighbours="k", compat=None, covariates=False,
+                    instance_weights=False):
+        """Why the test does not apply to these options (``covariates``,
+        ``instance_weights``: whether any are given), or None."""
         if variant not in self.variants:
             return f"{self.display_name} tests {', '.join(self.variants)} only"
         if regression and not self.regression:
@@ -766,6 +830,8 @@ class Test(Entry):
             return f"{self.display_name} is not part of Weka's ReliefF"
         if covariates and not self.covariates:
             return f"{self.display_name} does not adjust for covariates"
+        if instance_weights and not self.instance_weights:
+            return f"{self.display_name} does not take instance weights"
         return None
 
     def run(self, X, y, nominal=None, *, n_permutations=99,
@@ -825,13 +891,13 @@ TESTS = {test.name: test for test in (
          "permutations (draws) of the target that keep the covariates' "
          "part (R refits of the regressions)",
          npdr_permutation, family_wise=True, far_rules=False, weka=False,
-         covariates=True),
+         covariates=True, instance_weights=False),
     Test("npdr", "NPDR (one run; a fast screen)",
          "NPDR's one-sided p of each feature's coefficient from one run, "
          "as the R package npdr reports it; it treats the pairs as "
          "independent (doc: statistics)",
          npdr, permutations=False, far_rules=False, weka=False,
-         covariates=True),
+         covariates=True, instance_weights=False),
 )}
 
 

@@ -31,7 +31,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.preprocessing import LabelEncoder
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import stats
 from .core import ranking, relieff
@@ -508,7 +508,7 @@ class ReliefFSelector(_RankingSelector):
         self.redundancy = redundancy
         self.redundancy_threshold = redundancy_threshold
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Estimate the Relief weight of every feature.
 
         Parameters
@@ -517,6 +517,14 @@ class ReliefFSelector(_RankingSelector):
             The training data; NaN marks a missing value.
         y : array-like of shape (n_samples,)
             Class labels, or numbers for a continuous target (RReliefF).
+        sample_weight : array-like of shape (n_samples,), optional
+            Weights >= 0 of the samples (scikit-learn's convention, checked
+            as scikit-learn checks them): a sample of weight w counts as w
+            copies of itself (the engine's ``instance_weights``), so integer
+            weights give the weights of X with each row repeated w times;
+            weight 0 leaves a sample out.  The significance test
+            (``threshold``) permutes y with each weight kept with its row.
+            None (or all 1): every sample counts once.
 
         Returns
         -------
@@ -527,7 +535,7 @@ class ReliefFSelector(_RankingSelector):
         check_device(self.device)
         rule = self._threshold_rule()
         started = time.perf_counter()
-        X, y, nominal, options = self._prepare(X, y, self)
+        X, y, nominal, options = self._prepare(X, y, self, sample_weight)
         if rule is not None:
             self._check_resolution(*rule, X.shape[1])
         covariates = self._covariate_columns(X.shape[1], rule)
@@ -564,10 +572,12 @@ class ReliefFSelector(_RankingSelector):
         self._done(started)
         return self
 
-    def _prepare(self, X, y, owner):
+    def _prepare(self, X, y, owner, sample_weight=None):
         """Check the training data and encode it for the engine: (X as
         floats with nominal columns as value codes, y as class codes or
-        numbers, the nominal mask, ``core.relieff``'s options).  What
+        numbers, the nominal mask, ``core.relieff``'s options, with
+        ``sample_weight`` checked as scikit-learn does as its
+        ``instance_weights``).  What
         scikit-learn records at fit (``n_features_in_``, ``classes_``,
         ``nominal_``, ...) goes on ``owner``: this selector, or the TuRF,
         Iter or VLS selector around it."""
@@ -582,6 +592,10 @@ class ReliefFSelector(_RankingSelector):
         X, y = validate_data(owner, X, y, accept_sparse="csr",
                              ensure_all_finite="allow-nan",
                              ensure_min_samples=2, dtype=np.float64)
+        weights = {}
+        if sample_weight is not None:
+            weights["instance_weights"] = _check_sample_weight(
+                sample_weight, X, ensure_non_negative=True)
         if nominal is None:
             nominal = self._nominal_mask(spec, X.shape[1],
                                          np.zeros(X.shape[1], dtype=bool))
@@ -620,7 +634,7 @@ class ReliefFSelector(_RankingSelector):
             neighbours=self.neighbours, device=self.device,
             feature_names=getattr(owner, "feature_names_in_", None),
             class_names=None if owner.regression_ else owner.classes_,
-            **declared)
+            **weights, **declared)
         owner._say(f"{X.shape[0]} instances, {X.shape[1]} features "
                    f"({int(nominal.sum())} nominal), "
                    + ("a numeric target (RReliefF)" if owner.regression_
@@ -914,15 +928,16 @@ class _AroundRelief(_RankingSelector):
     ``n_features_to_select``), they rerun its engine on parts of the data
     (``orangecontrib.relief.wrappers.turf``, ``.iterated``, ``.vls``)."""
 
-    def fit(self, X, y):
-        """Estimate the weight of every feature; ``X`` and ``y`` as
-        :meth:`ReliefFSelector.fit` takes them.  Returns the selector."""
+    def fit(self, X, y, sample_weight=None):
+        """Estimate the weight of every feature; ``X``, ``y`` and
+        ``sample_weight`` as :meth:`ReliefFSelector.fit` takes them (the
+        weights reach every rerun).  Returns the selector."""
         relief = self._relief()
         self._check()
         relief._check_n_features_to_select()
         check_device(relief.device)
         started = time.perf_counter()
-        X, y, nominal, options = relief._prepare(X, y, self)
+        X, y, nominal, options = relief._prepare(X, y, self, sample_weight)
         del options["feature_names"]        # the runs see parts of X
         progress = (lambda done: self._say(f"{done:.0%}")) \
             if self.verbose else None

@@ -36,7 +36,7 @@ from ..contract.neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
                                    Neighbourhood)
 from ..options import Options, random_generator, whole_number
 from ..contract.pair_means import pair_means
-from ..contract.prepare import Prepared, prepare
+from ..contract.prepare import Prepared, check_instance_weights, prepare
 from ..result import ReliefResult
 from ..rules import RULES
 from .runtime import BATCH_BYTES, first_batch, trace_steps
@@ -91,8 +91,29 @@ def start(X, y, nominal, options, feature_names=None, class_names=None,
     running row sums follow the estimate alone)."""
     if options.distance_weights is not None and sp.issparse(X):
         X = X.toarray()
+    elif sp.issparse(X) and check_instance_weights(
+            instance_weights, X.shape[0]) is not None:
+        X = _weighted_dense(X)
     return plan(prepare(X, y, nominal, options.regression, feature_names,
                         instance_weights), options, class_names)
+
+
+# Sparse data with instance weights is scored dense (the NumPy backend,
+# which takes them, reads dense rows) up to this many values.
+WEIGHTED_DENSE_MAX_VALUES = 5_000_000
+
+
+def _weighted_dense(X):
+    """Sparse X as a dense array for a run with instance weights, or a
+    ValueError where that would be large."""
+    if X.shape[0] * X.shape[1] > WEIGHTED_DENSE_MAX_VALUES:
+        raise ValueError("Instance weights are taken by the NumPy backend, "
+                         "which reads dense rows: sparse data of at most "
+                         "5,000,000 values (rows x features) when dense; "
+                         f"this data has {X.shape[0]} x {X.shape[1]}. Leave "
+                         "instance_weights out, or score a sample of the "
+                         "rows.")
+    return X.toarray()
 
 
 def plan(prep, options, class_names=None):
@@ -117,7 +138,9 @@ def plan(prep, options, class_names=None):
     if options.statistics:
         _check_statistics(options, prep)
         n_sums = pair_sums.width(a)
-    return Setup(options, prep, order, options.T_for(m),
+    visits = m if prep.instance_weights is None \
+        else float(prep.instance_weights[order].sum())
+    return Setup(options, prep, order, options.T_for(visits),
                  1 + 2 * a if options.regression else a, hood, n_sums, fixed)
 
 
@@ -136,17 +159,33 @@ def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
     # no group has more than the n - 1 other instances, and a group smaller
     # than k contributes all of them: a larger k is n - 1 (never O(k) memory)
     k_nearest = min(k_nearest, n - 1)
+    if prep.instance_weights is not None:   # (copies: up to sum w of them)
+        k_nearest = min(k_nearest, max(1, int(np.ceil(
+            prep.instance_weights.sum()))))
     rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)
                     if weight_by_distance else np.ones(k_nearest))
-    counts = prep.class_counts.astype(float)
-    # P(C) / (1 - P(class(R))) from counts, so two classes give exactly 1
-    class_factor = counts[None, :] / np.maximum(n - counts[:, None], 1)
+    class_factor = _class_factor(prep)
     chosen = RULES[rule]
     means = pair_means(prep) if chosen.pair_mean_radius else np.zeros(0)
     return Neighbourhood(mode, int(k_nearest), rank_weights, class_factor,
                          n_groups, chosen.uses_k, chosen.pair_mean_radius,
                          chosen.far, chosen.far_sameness,
                          float(chosen.deviations), means)
+
+
+def _class_factor(prep):
+    """P(C) / (1 - P(class(R))) (classes R x C), from the class counts (so
+    two classes give exactly 1), or with instance weights from the classes'
+    total weights."""
+    n = prep.group.shape[0]
+    weights = prep.instance_weights
+    if weights is None:
+        counts = prep.class_counts.astype(float)
+        return counts[None, :] / np.maximum(n - counts[:, None], 1)
+    totals = np.bincount(prep.group, weights=weights,
+                         minlength=prep.n_classes)
+    others = totals.sum() - totals[:, None]
+    return totals[None, :] / np.where(others > 0, others, 1.0)
 
 
 def _kernel_distance_weights(weights, prep):
@@ -185,6 +224,10 @@ def _check_statistics(options, prep):
                          "variant='relieff', a rule without far instances.")
     if options.trace_every or prep.sparse:
         raise ValueError("statistics=True needs dense data and no trace.")
+    if prep.instance_weights is not None:
+        raise ValueError("statistics=True (STIR's sums over the pairs) does "
+                         "not take instance weights yet; leave "
+                         "instance_weights out, or statistics.")
 
 
 def _nothing_to_learn(prep, regression, k_nearest, class_names=None):
@@ -302,6 +345,8 @@ class Backend(ABC):
         (``weighted_update``) added to ``total``, the estimate at the trace
         points."""
         setup = self.setup
+        if weighted(setup):
+            return self.visit_copies_in_order(rows, done, total, trace)
         n, a = setup.shape
         current, w = np.empty(a), np.empty(a)
         every = setup.options.trace_every
@@ -314,6 +359,39 @@ class Backend(ABC):
             total += self.weighted_update(r, w)
             if every and t % every == 0:
                 self.estimate(total, t, setup.regression, trace[written])
+                written += 1
+        return written
+
+    def visit_copies_in_order(self, rows, done, total, trace):
+        """``visit_in_order`` with instance weights (``doc/semantics.md``,
+        "Instance weights"): a visit to an instance of weight w is a visit
+        to each of its copies in turn, a whole one for each whole unit of w
+        and one for the fraction left, each a step of its own: the distance
+        weights of the estimate so far (the step after the weight visited
+        before it), its update counted with its part of w.  The trace
+        points are at visited instances, the estimate divided by their
+        weight."""
+        setup = self.setup
+        n, a = setup.shape
+        weights = setup.prep.instance_weights
+        current, w = np.empty(a), np.empty(a)
+        every = setup.options.trace_every
+        written = 0
+        before = visited_weight(setup, done)
+        for b, r in enumerate(rows):
+            left = weights[r]
+            while left > 0.0:
+                part = min(1.0, left)
+                self.step_weights(total, before + 1.0, setup.variant,
+                                  float(setup.T or 0.0), setup.regression,
+                                  current, w, n, setup.distance_weights)
+                total += part * self.weighted_update(r, w)
+                before += part
+                left -= part
+            t = done + b + 1
+            if every and t % every == 0:
+                self.estimate(total, before, setup.regression,
+                              trace[written])
                 written += 1
         return written
 
@@ -383,6 +461,14 @@ def weighted(setup):
     return getattr(setup.prep, "instance_weights", None) is not None
 
 
+def visited_weight(setup, t):
+    """The total instance weight of the first t visits of ``setup`` (the
+    divisor of the estimate after them), t itself without weights."""
+    if not weighted(setup):
+        return t
+    return float(setup.prep.instance_weights[setup.order[:t]].sum())
+
+
 def check_weights(backend, setup):
     """A ValueError where ``backend`` (a class) does not take the instance
     weights of ``setup`` (``Backend.takes_instance_weights``)."""
@@ -407,7 +493,8 @@ def add_updates(setup, upd, done, total, trace, estimate=estimate):
     running = np.cumsum(upd, axis=0, out=upd)
     steps = trace_steps(done, len(upd), every)
     for i, t in enumerate(steps):
-        estimate(running[t - done - 1], t, setup.regression, trace[i])
+        estimate(running[t - done - 1], visited_weight(setup, t),
+                 setup.regression, trace[i])
     total[:] = running[-1]
     return len(steps)
 
@@ -426,7 +513,8 @@ def finish(setup, run, total):
     ``setup`` (STIR's sums after the weights), with the trace points that
     ``run`` recorded."""
     prep, m, a = setup.prep, setup.order.shape[0], setup.prep.n_used
-    final = estimate_after(total[:setup.width], m, setup.regression)
+    final = estimate_after(total[:setup.width], visited_weight(setup, m),
+                           setup.regression)
     run.end_trace(final)
     traced = bool(run.trace_every)
     result = ReliefResult(

@@ -40,6 +40,7 @@ from ..contract.diffs import nominal_diff, numeric_diff
 from ..contract.distances import TIE_RTOL
 from ..contract.neighbours import (MODE_ANY, Screen, bucket_share, group_sign,
                                    thresholds)
+from ..contract.prepare import expected_abs_to
 
 
 # ReliefF's visits whose distances are computed together.
@@ -95,8 +96,10 @@ def _namespace(module, replacements=None):
 
 estimate, step_weights = map(interpreted, (estimates.estimate,
                                            estimates.step_weights))
-shares, radius = map(interpreted, (compiled_neighbours.shares,
-                                   compiled_neighbours.radius))
+shares, radius, weighted_shares, weighted_radius = map(interpreted, (
+    compiled_neighbours.shares, compiled_neighbours.radius,
+    compiled_neighbours.weighted_shares,
+    compiled_neighbours.weighted_radius))
 
 
 def covers(prep, any_size=False):
@@ -128,40 +131,35 @@ def dense_view(prep, any_size=False):
         sparse=False)
 
 
-def expected_diff(law, prefix, v):
-    """E|X - v| for X uniform over the sorted sample ``law`` (prefix sums
-    ``prefix``), for every value of ``v`` (RELIEF-D, numeric); the same
-    arithmetic as ``diffs.expected_abs``."""
-    count = law.shape[0]
-    below = np.searchsorted(law, v, side="left")
-    sum_below = prefix[below]
-    sum_all = prefix[count]
-    return (v * below - sum_below + (sum_all - sum_below)
-            - v * (count - below)) / count
-
-
-def class_law(tables, f, c):
-    """The sorted known values of numeric feature f in class c, and their
-    prefix sums (``prepare.MissingTables``)."""
+def class_law(tables, f, c, law_weights=None):
+    """The sorted known values of numeric feature f in class c, their
+    prefix sums (``prepare.MissingTables``) and, with instance weights
+    (``law_weights``: ``Prepared.law_weights``), their cumulative weights
+    (else None)."""
     start, count = tables.num_start[f, c], tables.num_count[f, c]
     pstart = tables.num_pstart[f, c]
+    cumulative = None if law_weights is None \
+        else law_weights[pstart:pstart + count + 1]
     return (tables.num_sorted[start:start + count],
-            tables.num_prefix[pstart:pstart + count + 1])
+            tables.num_prefix[pstart:pstart + count + 1], cumulative)
 
 
-def _numeric_missing(f, r, x, group, tables, xr, cr):
+def _numeric_missing(f, r, x, group, prep, xr, cr):
     """diff(f, R, I_j) of numeric feature f for the values ``x`` of rows of
     classes ``group``, R's value xr and class cr, with RELIEF-D where a value
-    is missing."""
+    is missing (``prepare.expected_abs_to``: E|X - v| of the class laws,
+    weighted with instance weights)."""
+    tables, law_weights = prep.missing, prep.law_weights
     out = np.abs(x - xr)
     known = x == x
     if xr == xr:
         for c in np.unique(group[~known]):
-            sample, prefix = class_law(tables, f, c)
-            out[~known & (group == c)] = expected_diff(sample, prefix, xr)
+            sample, prefix, cumulative = class_law(tables, f, c, law_weights)
+            out[~known & (group == c)] = expected_abs_to(sample, prefix, xr,
+                                                         cumulative)
         return out
-    sample, prefix = class_law(tables, f, cr)
-    out[known] = expected_diff(sample, prefix, x[known])
+    sample, prefix, cumulative = class_law(tables, f, cr, law_weights)
+    out[known] = expected_abs_to(sample, prefix, x[known], cumulative)
     out[~known] = tables.num_both[f, cr, group[~known]]
     return out
 
@@ -192,8 +190,8 @@ def diffs(prep, r, rows=slice(None)):
     if prep.has_missing:
         xr, cr, gr = prep.num[r], prep.nom[r], prep.group[r]
         for f in np.flatnonzero(np.isnan(prep.num).any(axis=0)):
-            out[:, f] = _numeric_missing(f, r, num[:, f], group,
-                                         prep.missing, xr[f], gr)
+            out[:, f] = _numeric_missing(f, r, num[:, f], group, prep,
+                                         xr[f], gr)
         for g in np.flatnonzero((prep.nom < 0).any(axis=0)):
             out[:, a_num + g] = _nominal_missing(g, nom[:, g], group,
                                                  prep.missing, cr[g], gr)
@@ -220,17 +218,52 @@ def distances(prep, rows, w=None):
     return out
 
 
-def _groups(r, group, hood):
+def _groups(r, group, hood, copies=None):
     """(members mask, sign) of R's neighbour groups (``neighbours.select``):
     hits, the misses of each other class (or of all together), or every
-    instance in regression."""
+    instance in regression; with instance weights (``copies``,
+    ``copies_seen``) the rows that count, R's copies among its hits."""
     any_miss = hood.mode == MODE_ANY
     gr = group[r]
     of = (group != gr).astype(np.int64) if any_miss else group
-    others = np.arange(group.shape[0]) != r
+    others = np.arange(group.shape[0]) != r if copies is None \
+        else copies > 0
     return [(others & (of == g),
              group_sign(hood.mode, g, gr, hood.class_factor))
             for g in range(hood.n_groups)]
+
+
+def copies_seen(prep, r):
+    """The instance weights as the visit to row r sees them
+    (``doc/semantics.md``, "Instance weights"): every other row's weight,
+    and R's own copies, max(w_R - 1, 0), at R's distance to itself."""
+    copies = prep.instance_weights.copy()
+    copies[r] = max(copies[r] - 1.0, 0.0)
+    return copies
+
+
+def weighted_neighbours(r, dist, group, hood, copies):
+    """``neighbours`` of instances that count as ``copies`` each
+    (``copies_seen``), by ``neighbours.weighted_shares``: a row fills as
+    many of the k slots as its weight; the members beyond the slot where
+    the weight reaches k and its ties are cut off first."""
+    chosen = np.empty(dist.shape[0], np.int64)
+    coef = np.empty(dist.shape[0])
+    n_chosen = 0
+    for mask, sign in _groups(r, group, hood, copies):
+        members = np.flatnonzero(mask)
+        if members.shape[0]:
+            member_dist, member_weights = dist[members], copies[members]
+            order = np.argsort(member_dist, kind="stable")
+            ranked = member_dist[order]
+            kth = np.searchsorted(np.cumsum(member_weights[order]), hood.k)
+            if kth < order.shape[0]:
+                order = order[:np.searchsorted(
+                    ranked, ranked[kth] * (1 + TIE_RTOL), "right")]
+            n_chosen = weighted_shares(
+                members, member_dist, member_weights, order, hood.k,
+                hood.rank_weights, sign, chosen, coef, n_chosen)
+    return chosen[:n_chosen], coef[:n_chosen]
 
 
 def neighbours(r, dist, group, hood):
@@ -254,6 +287,27 @@ def neighbours(r, dist, group, hood):
             n_chosen = shares(members, member_dist, order, hood.k,
                               hood.rank_weights, sign, chosen, coef, n_chosen)
     return chosen[:n_chosen], coef[:n_chosen]
+
+
+def weighted_radius_neighbours(r, dist, group, hood, w, copies):
+    """``radius_neighbours`` of instances that count as ``copies`` each
+    (``copies_seen``): the radius of ``neighbours.weighted_radius``, each
+    set averaged by its members' total weight, each member counting its
+    weight."""
+    low, high = thresholds(*weighted_radius(dist, copies, hood, w))
+    chosen, coef, constant = [], [], 0.0
+    for mask, sign in _groups(r, group, hood, copies):
+        sets = [np.flatnonzero(mask & (dist < low))]
+        if hood.far:
+            sets.append(np.flatnonzero(mask & (dist > high)))
+            if sets[1].shape[0] and hood.far_sameness:
+                constant += sign
+        for b, members in enumerate(sets):
+            if members.shape[0]:
+                weights = copies[members]
+                chosen.extend(members)
+                coef.extend(bucket_share(b, weights.sum(), sign) * weights)
+    return np.array(chosen, dtype=np.int64), np.array(coef), constant
 
 
 def radius_neighbours(r, dist, group, hood, w):
@@ -282,9 +336,18 @@ def radius_neighbours(r, dist, group, hood, w):
 
 def _visit(prep, hood, r, dist, target, regression, w):
     """The update row of visiting R whose distances (weighted by ``w``) to
-    every instance are ``dist``."""
+    every instance are ``dist`` (with instance weights, the update of one
+    copy of R, its neighbours counting their weights)."""
     constant = 0.0
-    if hood.uses_k:
+    if prep.instance_weights is not None:
+        copies = copies_seen(prep, r)
+        if hood.uses_k:
+            chosen, coef = weighted_neighbours(r, dist, prep.group, hood,
+                                               copies)
+        else:
+            chosen, coef, constant = weighted_radius_neighbours(
+                r, dist, prep.group, hood, w, copies)
+    elif hood.uses_k:
         chosen, coef = neighbours(r, dist, prep.group, hood)
     else:
         chosen, coef, constant = radius_neighbours(r, dist, prep.group,
@@ -317,6 +380,8 @@ def relief_rows(prep, hood, rows, regression, out):
         for b, r in enumerate(block):
             out[start + b, :width] = _visit(prep, hood, r, dist[b], target,
                                             regression, ones)
+            if prep.instance_weights is not None:   # (its w copies)
+                out[start + b, :width] *= prep.instance_weights[r]
             if with_sums:
                 out[start + b, width:] = pair_sums(prep, hood, r, dist[b],
                                                    ones)
@@ -343,6 +408,7 @@ class VectorisedBackend(Backend):
     """The NumPy path (see the module docstring) as a backend."""
     name = "vectorised"
     uncovered = "large sparse data"
+    takes_instance_weights = True
 
     @classmethod
     def covers(cls, setup):

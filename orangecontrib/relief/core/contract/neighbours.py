@@ -185,6 +185,65 @@ def tie_shares(ranked, k, rank_weights, sign, coef):
 
 
 @register_jitable
+def rank_span(lo, hi, rank_weights):
+    """The influence of the slots from position lo to hi (0 <= lo <= hi <=
+    k): the integral of the rank weights, rank r covering [r, r + 1); for
+    whole positions the sum of the ranks' weights, in rank order."""
+    total = 0.0
+    rank = int(math.floor(lo))
+    while rank < hi:
+        covered = min(hi, rank + 1.0) - max(lo, float(rank))
+        if covered > 0.0:
+            total += rank_weights[rank] * covered
+        rank += 1
+    return total
+
+
+@register_jitable
+def weighted_tie_shares(ranked, weights, k, rank_weights, sign, coef):
+    """``tie_shares`` of candidates that count as ``weights`` copies each
+    (instance weights, ``doc/semantics.md``): a candidate of weight w fills
+    w of the k slots, in the order of the distances ``ranked``; those tied
+    (within TIE_RTOL of the first of a run) share the slots their run
+    covers in proportion to their weights, with the influence of the ranks
+    (``rank_span``: by cumulative weight) over the total of the first
+    min(k, their weight) slots, times ``sign``; coef[q] gets the q-th's.
+    With weights 1 the same numbers as ``tie_shares``.  Candidates beyond
+    the slot where the weight reaches k and its ties are dropped: returns
+    how many are kept."""
+    m = ranked.shape[0]
+    filled = 0.0
+    q = 0
+    while q < m and filled + weights[q] < k:
+        filled += weights[q]
+        q += 1
+    if q < m:
+        limit = ranked[q] * (1 + TIE_RTOL)
+        while ranked[m - 1] > limit:
+            m -= 1
+    total = 0.0
+    for q in range(m):
+        total += weights[q]
+    norm = rank_span(0.0, min(float(k), total), rank_weights)
+    position = 0.0
+    i = 0
+    while i < m:
+        e = i + 1
+        run = weights[i]
+        limit = ranked[i] * (1 + TIE_RTOL)
+        while e < m and ranked[e] <= limit:
+            run += weights[e]
+            e += 1
+        influence = rank_span(min(position, k), min(position + run, k),
+                              rank_weights)
+        for q in range(i, e):
+            coef[q] = sign * influence * weights[q] / run / norm
+        position += run
+        i = e
+    return m
+
+
+@register_jitable
 def surf_radius(w, pair_means):
     """SURF's radius: the mean distance over all pairs of instances,
     sum_A w_A pair_means[A] (summed in feature order)."""
@@ -427,6 +486,44 @@ def shares(members, member_dist, order, k, rank_weights, sign, chosen, coef,
     for q in range(m):
         chosen[n_chosen + q] = members[order[q]]
     return n_chosen + m
+
+
+@njit(**JIT)
+def weighted_shares(members, member_dist, member_weights, order, k,
+                    rank_weights, sign, chosen, coef, n_chosen):
+    """``shares`` of candidates with instance weights ``member_weights``
+    (``weighted_tie_shares``): each one's coefficient is its share of the
+    slots times its weight."""
+    m = weighted_tie_shares(member_dist[order], member_weights[order], k,
+                            rank_weights, sign, coef[n_chosen:])
+    for q in range(m):
+        chosen[n_chosen + q] = members[order[q]]
+    return n_chosen + m
+
+
+@njit(**JIT)
+def weighted_radius(dist, copies, hood, w):
+    """(centre, half) of a radius rule for a visit whose rows count as
+    ``copies`` (the instance weights as the visited instance R sees them:
+    its own entry max(w_R - 1, 0), its copies; ``doc/semantics.md``):
+    SURF's pair-mean radius (``surf_radius``; the pair means of weighted
+    instances), or MultiSURF's weighted mean of the distances to the
+    others, and ``hood.deviations`` times their weighted (population)
+    standard deviation."""
+    if hood.pair_mean_radius:
+        return surf_radius(w, hood.pair_means), 0.0
+    count = 0.0
+    total = 0.0
+    for j in range(dist.shape[0]):
+        if copies[j] > 0.0:
+            count += copies[j]
+            total += copies[j] * dist[j]
+    centre = total / count
+    squares = 0.0
+    for j in range(dist.shape[0]):
+        if copies[j] > 0.0:
+            squares += copies[j] * (dist[j] - centre) ** 2
+    return centre, half_width(squares, count, hood.deviations)
 
 
 @njit(**JIT)

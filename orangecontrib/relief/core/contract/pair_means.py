@@ -10,6 +10,8 @@ pair enumerated), with RELIEF-D where values are missing
 """
 import numpy as np
 
+from .prepare import expected_abs_to
+
 
 def _sum_abs_pairs(values):
     """sum over pairs i < j of |v_i - v_j|: sorted, v_(k) counts (2k - N +
@@ -97,9 +99,96 @@ def _sparse_sums(prep):
     return out
 
 
+def _weighted_sum_abs_pairs(values, weights):
+    """sum over pairs i < j of w_i w_j |v_i - v_j|."""
+    order = np.argsort(values, kind="stable")
+    v, w = values[order], weights[order]
+    weight_below = np.cumsum(w) - w
+    sum_below = np.cumsum(v * w) - v * w
+    return float(np.dot(w, v * weight_below - sum_below))
+
+
+def _missing_pairs(missing, w, group, both):
+    """The weighted sum over pairs of two instances with a missing value
+    (``missing``: their mask; ``both``: the class x class table of diffs
+    of two missing values), their own copies' pairs included: pairs
+    i < j count w_i w_j, an instance's pairs with its copies
+    w_i max(w_i - 1, 0) / 2."""
+    weights, classes = w[missing], group[missing]
+    per_class = np.bincount(classes, weights=weights,
+                            minlength=both.shape[0])
+    own = both[classes, classes]
+    copies = np.maximum(weights - 1.0, 0.0)
+    return (float(per_class @ both @ per_class)
+            - float(np.dot(weights * weights, own))
+            + float(np.dot(weights * copies, own))) / 2
+
+
+def _weighted_numeric_sum(x, group, n_classes, prep, f):
+    """``_numeric_sum`` of weighted instances (``prep.instance_weights``)."""
+    w = prep.instance_weights
+    known = ~np.isnan(x)
+    total = _weighted_sum_abs_pairs(x[known], w[known])
+    if known.all():
+        return total
+    tables = prep.missing
+    missing = np.bincount(group[~known], weights=w[~known],
+                          minlength=n_classes)
+    for c in np.flatnonzero(missing):
+        start, count = tables.num_start[f, c], tables.num_count[f, c]
+        pstart = tables.num_pstart[f, c]
+        expected = expected_abs_to(
+            tables.num_sorted[start:start + count],
+            tables.num_prefix[pstart:pstart + count + 1], x[known],
+            prep.law_weights[pstart:pstart + count + 1])
+        total += missing[c] * float(np.dot(w[known], expected))
+    return total + _missing_pairs(~known, w, group, tables.num_both[f])
+
+
+def _weighted_nominal_sum(codes, group, n_classes, prep, g):
+    """``_nominal_sum`` of weighted instances."""
+    w = prep.instance_weights
+    known = codes >= 0
+    counts = np.bincount(codes[known], weights=w[known])
+    n_known = counts.sum()
+    total = (n_known * n_known - np.dot(counts, counts)) / 2
+    if known.all():
+        return total
+    tables = prep.missing
+    missing = np.bincount(group[~known], weights=w[~known],
+                          minlength=n_classes)
+    for c in np.flatnonzero(missing):
+        probabilities = tables.nom_prob[g, c, :counts.shape[0]]
+        total += missing[c] * float(np.dot(counts, 1.0 - probabilities))
+    return total + _missing_pairs(~known, w, group, tables.nom_both[g])
+
+
+def _weighted_pair_means(prep):
+    """``pair_means`` of weighted instances (dense data): an instance of
+    weight w counts as w copies, so each pair i < j counts w_i w_j and the
+    pairs of an instance's copies w_i max(w_i - 1, 0) / 2 (their diff 0,
+    or RELIEF-D's of two missing values); divided by the total of these
+    counts (n(n - 1)/2 for weights 1)."""
+    w = prep.instance_weights
+    num, nom = prep.num, prep.nom
+    sums = np.array(
+        [_weighted_numeric_sum(num[:, f], prep.group, prep.n_classes, prep,
+                               f) for f in range(num.shape[1])]
+        + [_weighted_nominal_sum(nom[:, g].astype(np.int64), prep.group,
+                                 prep.n_classes, prep, g)
+           for g in range(nom.shape[1])])
+    total = w.sum()
+    pairs = (total * total - np.dot(w, w)
+             + np.dot(w, np.maximum(w - 1.0, 0.0))) / 2
+    return sums / pairs if pairs > 0 else sums
+
+
 def pair_means(prep):
     """Each kernel column's mean diff over all n(n - 1)/2 pairs of
-    instances (``prepare.Prepared``)."""
+    instances (``prepare.Prepared``; with instance weights, over the pairs
+    of their copies: ``_weighted_pair_means``)."""
+    if prep.instance_weights is not None:
+        return _weighted_pair_means(prep)
     n = prep.group.shape[0]
     if prep.sparse:
         sums = _sparse_sums(prep)

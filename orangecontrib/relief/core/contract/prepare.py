@@ -103,6 +103,10 @@ class Prepared:
     # each instance's weight (> 0; the rows of weight 0 are dropped), or
     # None: every instance counts once (``check_instance_weights``)
     instance_weights: Optional[np.ndarray] = None
+    # with instance weights and missing values: the cumulative weights of
+    # RELIEF-D's numeric laws, laid out as ``missing.num_prefix`` (whose
+    # prefix sums are then weighted: ``expected_abs_to``); else None
+    law_weights: Optional[np.ndarray] = None
 
     @property
     def n_used(self):
@@ -374,7 +378,8 @@ def prepare(X, y, nominal=None, regression=False, names=None,
     group, n_classes, class_counts, target, class_codes = _classes(
         y, regression)
     has_missing = bool(np.isnan(num).any() or (nom < 0).any())
-    missing = _missing_tables(num, nom, group, n_classes, has_missing)
+    missing, law_weights = _missing_tables(num, nom, group, n_classes,
+                                           has_missing, weights)
     return Prepared(num=num, nom=nom, sparse=False, sp=NO_SPARSE,
                     used=np.concatenate([num_cols, nom_cols]).astype(np.int64),
                     constant=constant, all_missing=all_missing,
@@ -382,7 +387,7 @@ def prepare(X, y, nominal=None, regression=False, names=None,
                     class_counts=class_counts, target=target,
                     has_missing=has_missing, missing=missing,
                     n_dropped=n_dropped, class_codes=class_codes,
-                    instance_weights=weights)
+                    instance_weights=weights, law_weights=law_weights)
 
 
 def with_target(prep, y, regression=False):
@@ -399,11 +404,12 @@ def with_target(prep, y, regression=False):
         check_class_codes(y)
     group, n_classes, class_counts, target, class_codes = _classes(
         y, regression)
-    missing = _missing_tables(prep.num, prep.nom, group, n_classes,
-                              prep.has_missing)
+    missing, law_weights = _missing_tables(prep.num, prep.nom, group,
+                                           n_classes, prep.has_missing,
+                                           prep.instance_weights)
     return replace(prep, group=group, n_classes=n_classes,
                    class_counts=class_counts, target=target, missing=missing,
-                   class_codes=class_codes)
+                   class_codes=class_codes, law_weights=law_weights)
 
 
 # Small data is prepared with NumPy: the one-pass numba kernels below are 3x
@@ -615,7 +621,7 @@ def _prepare_sparse(X, y, nominal, regression, names=None, weights=None):
                     has_missing=False,
                     missing=_missing_tables(np.zeros((n, 0)),
                                             np.zeros((n, 0), dtype=np.int8),
-                                            group, n_classes, False),
+                                            group, n_classes, False)[0],
                     n_dropped=n_dropped, class_codes=class_codes,
                     instance_weights=weights)
 
@@ -630,11 +636,80 @@ def _expected_abs_between(a, b):
     return total.mean() / len(b)
 
 
-def _missing_tables(num, nom, group, n_classes, has_missing):
-    """Class-conditional laws for RELIEF-D; empty unless values are missing.
+def expected_abs_to(law, prefix, v, cumulative=None):
+    """E|X - v| for every value of ``v``, X over the sorted sample ``law``
+    (prefix sums ``prefix``; RELIEF-D, numeric: the arithmetic of
+    ``diffs.expected_abs``); with ``cumulative``, the cumulative weights of
+    the sample (``prefix`` then sums w x): X takes each value with its
+    weight's share.  Weights 1 give the same bits as none."""
+    count = law.shape[0]
+    below = np.searchsorted(law, v, side="left")
+    sum_below = prefix[below]
+    sum_all = prefix[count]
+    if cumulative is None:
+        return (v * below - sum_below + (sum_all - sum_below)
+                - v * (count - below)) / count
+    weight_below, weight_all = cumulative[below], cumulative[count]
+    return (v * weight_below - sum_below + (sum_all - sum_below)
+            - v * (weight_all - weight_below)) / weight_all
+
+
+def _weighted_law(values, weights):
+    """(sorted values, weighted prefix sums, cumulative weights) of a
+    weighted sample."""
+    order = np.argsort(values, kind="stable")
+    values, weights = values[order], weights[order]
+    zero = np.zeros(1)
+    return (values, np.concatenate([zero, np.cumsum(values * weights)]),
+            np.concatenate([zero, np.cumsum(weights)]), weights)
+
+
+def _weighted_numeric_laws(num, group, n_classes, weights):
+    """RELIEF-D's numeric tables (``MissingTables``' first six) of weighted
+    instances: each class law's values sorted, their prefix sums of w x,
+    E|X1 - X2| of the weighted laws; and the cumulative weights (laid out
+    as the prefix sums)."""
+    a_num, C = num.shape[1], n_classes
+    start = np.zeros((a_num, C), dtype=np.int64)
+    pstart, count = np.zeros_like(start), np.zeros_like(start)
+    both = np.zeros((a_num, C, C))
+    parts = ([], [], [])
+    s_pos = p_pos = 0
+    for f in range(a_num):
+        col = num[:, f]
+        known = ~np.isnan(col)
+        if known.all():
+            continue
+        overall = _weighted_law(col[known], weights[known])
+        laws = []
+        for c in range(C):
+            in_c = known & (group == c)
+            laws.append(_weighted_law(col[in_c], weights[in_c])
+                        if in_c.any() else overall)
+        for c, (vals, prefix, cumulative, _) in enumerate(laws):
+            start[f, c], pstart[f, c], count[f, c] = s_pos, p_pos, len(vals)
+            for part, values in zip(parts, (vals, prefix, cumulative)):
+                part.append(values)
+            s_pos += len(vals)
+            p_pos += len(vals) + 1
+        for c1, (vals, _, _, w1) in enumerate(laws):
+            for c2, (_, prefix, cumulative, _) in enumerate(laws):
+                law2 = laws[c2][0]
+                both[f, c1, c2] = np.dot(w1, expected_abs_to(
+                    law2, prefix, vals, cumulative)) / w1.sum()
+    cat = (lambda p: np.concatenate(p) if p else np.zeros(0))
+    return (cat(parts[0]), cat(parts[1]), start, pstart, count, both,
+            cat(parts[2]))
+
+
+def _missing_tables(num, nom, group, n_classes, has_missing, weights=None):
+    """Class-conditional laws for RELIEF-D; empty unless values are missing;
+    and with instance ``weights`` (None: every instance counts once), the
+    laws' cumulative weights (``Prepared.law_weights``; else None).
 
     Only features that have a missing value get entries: the kernels look a
-    feature up only when one of the two values is missing.
+    feature up only when one of the two values is missing.  With weights,
+    every law counts an instance with its weight.
     """
     a_num, a_nom = num.shape[1], nom.shape[1]
     C = n_classes
@@ -643,8 +718,22 @@ def _missing_tables(num, nom, group, n_classes, has_missing):
         z = np.zeros((a_num, C), dtype=np.int64)
         return MissingTables(empty, empty, z, z, z,
                              np.zeros((a_num, C, C)),
-                             np.zeros((a_nom, C, 1)), np.zeros((a_nom, C, C)))
+                             np.zeros((a_nom, C, 1)),
+                             np.zeros((a_nom, C, C))), None
+    law_weights = None
+    if weights is not None:
+        *numeric, law_weights = _weighted_numeric_laws(num, group, C,
+                                                       weights)
+    else:
+        numeric = _numeric_laws(num, group, C)
+    prob, nom_both = _nominal_laws(nom, group, C, weights)
+    return MissingTables(*numeric, prob, nom_both), law_weights
 
+
+def _numeric_laws(num, group, C):
+    """RELIEF-D's numeric tables (``MissingTables``' first six)."""
+    a_num = num.shape[1]
+    empty = np.zeros(0)
     sorted_parts, prefix_parts = [], []
     start = np.zeros((a_num, C), dtype=np.int64)
     pstart = np.zeros((a_num, C), dtype=np.int64)
@@ -670,7 +759,15 @@ def _missing_tables(num, nom, group, n_classes, has_missing):
         for c1 in range(C):
             for c2 in range(C):
                 both[f, c1, c2] = _expected_abs_between(laws[c1], laws[c2])
+    cat = (lambda parts: np.concatenate(parts) if parts else empty)
+    return (cat(sorted_parts), cat(prefix_parts), start, pstart, count,
+            both)
 
+
+def _nominal_laws(nom, group, C, weights=None):
+    """RELIEF-D's nominal tables: P(v | c) (``weights``: each instance
+    counts its weight) and 1 - sum_u P(u | c1) P(u | c2)."""
+    a_nom = nom.shape[1]
     n_values = int(nom.max()) + 1 if nom.size else 1
     prob = np.zeros((a_nom, C, max(n_values, 1)))
     nom_both = np.zeros((a_nom, C, C))
@@ -679,13 +776,27 @@ def _missing_tables(num, nom, group, n_classes, has_missing):
         if not (col < 0).any():
             continue
         known = col >= 0
+        if weights is not None:
+            prob[g] = _weighted_frequencies(col, known, group, C, n_values,
+                                            weights)
+            nom_both[g] = 1.0 - prob[g] @ prob[g].T
+            continue
         overall = np.bincount(col[known], minlength=n_values) / known.sum()
         for c in range(C):
             in_c = col[known & (group == c)]
             prob[g, c] = (np.bincount(in_c, minlength=n_values) / len(in_c)
                           if len(in_c) else overall)
         nom_both[g] = 1.0 - prob[g] @ prob[g].T
+    return prob, nom_both
 
-    cat = (lambda parts: np.concatenate(parts) if parts else empty)
-    return MissingTables(cat(sorted_parts), cat(prefix_parts), start, pstart,
-                         count, both, prob, nom_both)
+
+def _weighted_frequencies(col, known, group, C, n_values, weights):
+    """P(v | c) of a nominal column: each class's weighted value
+    frequencies (a class with no known value: all known values')."""
+    def law(rows):
+        counts = np.bincount(col[rows], weights=weights[rows],
+                             minlength=n_values)
+        return counts / counts.sum()
+    overall = law(known)
+    return np.array([law(known & (group == c)) if np.any(known & (group == c))
+                     else overall for c in range(C)])

@@ -36,17 +36,35 @@ def quietly(function, *args, **kwargs):
         return function(*args, **kwargs)
 
 
-@pytest.mark.parametrize("name", CASES)
+#: The cases: CASES with missing values in nominal features only (numeric
+#: ones with weights are refused: ``test_numeric_missing_values_refused``).
+WEIGHTED_CASES = {
+    "numeric": CASES["numeric"],
+    "nominal": CASES["nominal"],
+    "nominal, missing": dict(CASES["nominal"], missing=0.15),
+    "mixed, nominal missing, 3 classes": CASES["mixed, missing, 3 classes"],
+}
+
+
+def weighted_case(name):
+    X, y, nominal = case_data(**WEIGHTED_CASES[name])
+    if name.startswith("mixed"):            # numeric features known
+        X[:, ~nominal] = np.nan_to_num(X[:, ~nominal], nan=0.5)
+    return X, y, nominal
+
+
+@pytest.mark.parametrize("name", WEIGHTED_CASES)
 @pytest.mark.parametrize("pairs", [True, False])
 @pytest.mark.parametrize("sigma, inliers", [(0.5, True), (0.2, False)])
 def test_integer_weights_equal_repeated_rows(monkeypatch, name, pairs,
                                              sigma, inliers):
     """Every iteration's weights, one margin at a time and by pairs (the
     pairs take dense data without missing values; the others run
-    RELIEF-D's diffs, whose laws of a missing value the weights change as
-    repeated rows do)."""
+    RELIEF-D's diffs: the weights change the laws of a missing value as
+    repeated rows do, and an instance's own copies are at its RELIEF-D
+    distance to itself, not 0, with that diff in its margin)."""
     monkeypatch.setattr(irelief_module, "PAIRS", pairs)
-    X, y, nominal = case_data(**CASES[name])
+    X, y, nominal = weighted_case(name)
     counts = counts_for(X.shape[0])
     weighted = quietly(irelief, X, y, nominal, sigma=sigma, inliers=inliers,
                        instance_weights=counts, **RUN)
@@ -122,8 +140,16 @@ def test_fractional_weights_are_continuous():
     assert np.abs(run(half) - whole).max() > 1e-6
 
 
+def test_numeric_missing_values_refused():
+    X, y, nominal = case_data(**CASES["numeric, missing, 4 classes"])
+    with pytest.raises(ValueError, match="missing values of numeric"):
+        irelief(X, y, nominal, instance_weights=counts_for(X.shape[0]))
+    irelief(X, y, nominal, instance_weights=np.ones(X.shape[0]),
+            max_iterations=2)           # (all 1: no weights)
+
+
 def test_relieff_variant_irelief_takes_the_weights():
-    X, y, nominal = case_data(**CASES["mixed, missing, 3 classes"])
+    X, y, nominal = weighted_case("mixed, nominal missing, 3 classes")
     counts = counts_for(X.shape[0])
     through = quietly(relieff, X, y, nominal, variant="irelief", sigma=0.5,
                       instance_weights=counts, max_iterations=ITERATIONS,

@@ -166,8 +166,10 @@ def soft_margin(r, data, w, sigma, inliers, dist, chosen, coef, scratch,
     beta_j diff(., r, j)) (eqs. 8-10; gamma_r = 1 unless ``inliers``), the
     distances from the engine's ``distance_row`` and the update from its
     ``update``; with instance weights ``copies`` (none: all 1) r's margin
-    counted copies[r] times (``margin_coefficients``).  Work space:
-    ``dist``, ``chosen``, ``coef`` (n each).  Returns gamma_r."""
+    counted copies[r] times (``margin_coefficients``), and r's own
+    copies[r] - 1 further copies among its hits, with RELIEF-D's diff of r
+    to itself (``soft_factors``).  Work space: ``dist``, ``chosen``,
+    ``coef`` (n each).  Returns gamma_r."""
     n = data.group.shape[0]
     distance_row(r, data, w, True, dist, 0, n)
     factors = soft_factors(r, data.group, dist, sigma, inliers, coef,
@@ -176,6 +178,13 @@ def soft_margin(r, data, w, sigma, inliers, dist, chosen, coef, scratch,
         return 0.0
     count = margin_coefficients(r, data.group, factors, chosen, coef,
                                 copies)
+    if copies.shape[0] and copies[r] > 1.0:
+        # r's own copies, hits at RELIEF-D's distance of r to itself
+        chosen[count] = r
+        coef[count] = soft_coefficient(
+            True, dist[r], factors[0], factors[1], factors[2], factors[3],
+            sigma) * (copies[r] * (copies[r] - 1.0))
+        count += 1
     update(r, chosen, coef, count, data, False, scratch, upd,
            np.zeros(0, np.int64))
     return factors[4]
@@ -230,14 +239,16 @@ def soft_factors(r, group, dist, sigma, inliers, kernel, copies):
     "Instance weights"): an instance of weight c is c candidates at its
     distance, so each kernel value copies c times in the sums of eqs. 8-10
     (kernel[j] stays one candidate's: ``margin_coefficients`` multiplies),
-    and r's own max(c_r - 1, 0) further copies are hits at distance 0:
-    in the hits' sum with f(0) (they add nothing to the margin, their diff
-    being 0).  (``prepare`` leaves out the instances of weight 0.)"""
+    and r's own max(c_r - 1, 0) further copies are hits at r's distance
+    to itself, dist[r]: 0 without missing values (they add to the hits'
+    sum and nothing to the margin), RELIEF-D's with them (``soft_margin``
+    adds their diff).  (``prepare`` leaves out the instances of weight
+    0.)"""
     n = group.shape[0]
     g = group[r]
     weighted = copies.shape[0] > 0
     own = max(copies[r] - 1.0, 0.0) if weighted else 0.0
-    near_hit = 0.0 if own > 0.0 else np.inf
+    near_hit = dist[r] if own > 0.0 else np.inf
     near_miss = np.inf
     for j in range(n):
         if j != r:
@@ -258,8 +269,8 @@ def soft_factors(r, group, dist, sigma, inliers, kernel, copies):
                 kernel[j] = np.exp((near_miss - dist[j]) / sigma)
                 sum_miss += kernel[j] * copies[j] if weighted \
                     else kernel[j]
-    if own > 0.0:       # (near_hit = 0: f(0) relative to it is 1)
-        sum_hit += own
+    if own > 0.0:
+        sum_hit += own * np.exp((near_hit - dist[r]) / sigma)
     gamma = 1.0
     if inliers:
         # gamma = S_H / (S_H + S_M), S = e^{-nearest / sigma} * sum
@@ -703,7 +714,8 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
         copies are hits at distance 0 (they take a share of beta and raise
         gamma, and add nothing to the margin).  Integer weights give the
         weights of the table with each row repeated c times; weight 0
-        removes the instance.  None or all 1: the unweighted run.
+        removes the instance.  None or all 1: the unweighted run.  Not yet
+        with missing values of numeric features (a ValueError).
 
     Returns
     -------
@@ -716,6 +728,13 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
     prep = prepare(X, y, nominal, False, feature_names, instance_weights)
     copies = np.zeros(0) if prep.instance_weights is None \
         else prep.instance_weights
+    if copies.shape[0] and np.isnan(prep.num).any():
+        raise ValueError("I-RELIEF with instance weights does not take "
+                         "missing values of numeric features yet (the "
+                         "compiled diffs it shares with ReliefF have no "
+                         "weighted RELIEF-D law of a numeric feature); "
+                         "impute them (e.g. Orange's Impute) or leave the "
+                         "instance weights out.")
     data = prep.data(False)
     n, a = data.group.shape[0], prep.n_used
     w = np.full(a, 1.0 / a) if a else np.zeros(0)

@@ -160,7 +160,7 @@ def with_weights(table, name, file):
     its instance weights (``Table.W``, in place of any the file marks) and
     no longer a column; a ValueError that names the column where it is
     not one finite number >= 0 per row (``--weight NAME``)."""
-    from Orange.data import Domain
+    from Orange.data import Domain, Table
 
     domain = table.domain
     try:
@@ -182,12 +182,11 @@ def with_weights(table, name, file):
     except ValueError as error:
         raise ValueError(f"The weight column {name!r} of {file} cannot be "
                          f"used: {error}") from None
-    weighted = table.transform(Domain(
+    kept = table.transform(Domain(
         [var for var in domain.attributes if var is not column],
         domain.class_vars, [var for var in domain.metas if var is not column]))
-    with weighted.unlocked():
-        weighted.W = weights
-    return weighted
+    return Table.from_numpy(kept.domain, kept.X, kept.Y, kept.metas,
+                            W=weights)
 
 
 def class_column(domain, file):

@@ -254,9 +254,9 @@ _RUN_OPTIONS = ("device", "kernels", "status")
 
 
 @contextmanager
-def _target_refits(X, y, nominal, options):
+def _target_refits(X, y, nominal, options, known):
     """``refit(target)``: the weights of a refit with ``target`` for the
-    rows of known ``y``.  On the GPU (``device="cuda"``, dense data) X is
+    rows ``known`` (``_drawn_rows``).  On the GPU (``device="cuda"``, dense data) X is
     prepared once and kept on the device: each refit is planned on the same
     prepared data with its target (``prepare.with_target``, the numbers of
     a whole ``prepare``), and its run sends only the target's arrays
@@ -268,7 +268,7 @@ def _target_refits(X, y, nominal, options):
             or options.get("variant", "relieff") not in named(visits=True)):
         def whole(target):
             permuted = y.copy()
-            permuted[~np.isnan(y)] = target
+            permuted[known] = target
             return _refit(X, permuted, nominal, options)
         yield whole
         return
@@ -327,7 +327,7 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
     if permute == "target":
         null = results_rows(R, observed.shape[0], "n_permutations")
         permuted = y.copy()
-        with _target_refits(X, y, nominal, relieff_options) as refit:
+        with _target_refits(X, y, nominal, relieff_options, known) as refit:
             for i in range(R):
                 permuted[known] = y[rng.permutation(known)]
                 null[i] = refit(permuted[known])
@@ -406,9 +406,8 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
     misses of class C), so the miss and hit weights of a visit each sum to
     1 and mean_miss - mean_hit is the ReliefF weight.  The sums come from
     the run on dense data (on the GPU with ``device="cuda"``); on sparse
-    data from the engine's vectorised path on the CPU (with instance
-    weights, sparse X is scored dense: the weighted sums are the engine's
-    run's).  Returns a ``Significance``."""
+    data from the engine's vectorised path on the CPU.  Instance weights
+    are refused for now.  Returns a ``Significance``."""
     if relieff_options.get("regression"):
         raise ValueError("STIR has no regression form (its authors' NPDR "
                          "tests another statistic); for RReliefF use "
@@ -426,9 +425,12 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
                          "compat=None.")
     if relieff_options.get("trace_every"):
         raise ValueError("stir() gives no trace; leave trace_every out.")
-    if sp.issparse(X) and check_instance_weights(
-            relieff_options.get("instance_weights"), X.shape[0]) is not None:
-        X = dense_features(X)       # (the weighted sums: the engine's run)
+    if check_instance_weights(relieff_options.get("instance_weights"),
+                              np.shape(X)[0]) is not None:
+        raise ValueError("STIR does not take instance weights yet (the "
+                         "engine's sums over the neighbour pairs count each "
+                         "pair once); leave the instance weights out, or "
+                         "use the permutation test.")
     if sp.issparse(X):
         weights = relieff(X, y, nominal, **relieff_options).weights
         sums = _sparse_pair_sums(X, y, nominal, progress, relieff_options)
@@ -884,7 +886,7 @@ TESTS = {test.name: test for test in (
          "treats the pairs as independent, so it finds too much on small "
          "data (doc: statistics)",
          stir, permutations=False, variants=STIR_VARIANTS, regression=False,
-         far_rules=False, weka=False),
+         far_rules=False, weka=False, instance_weights=False),
     Test("npdr_permutation", "NPDR, permutations (covariates)",
          "NPDR regresses each feature's differences over the neighbour "
          "pairs, adjusted for the covariates' differences; p from R "

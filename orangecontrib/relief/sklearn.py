@@ -594,8 +594,13 @@ class ReliefFSelector(_RankingSelector):
                              ensure_min_samples=2, dtype=np.float64)
         weights = {}
         if sample_weight is not None:
-            weights["instance_weights"] = _check_sample_weight(
-                sample_weight, X, ensure_non_negative=True)
+            sample_weight = _check_sample_weight(sample_weight, X,
+                                                 ensure_non_negative=True)
+            # a sample of weight 0 is not in the data: what is read from
+            # the data (nominal features, classes) is read without it
+            kept = np.flatnonzero(sample_weight > 0)
+            X, y = X[kept], np.asarray(y)[kept]
+            weights["instance_weights"] = sample_weight[kept]
         if nominal is None:
             nominal = self._nominal_mask(spec, X.shape[1],
                                          np.zeros(X.shape[1], dtype=bool))
@@ -627,7 +632,9 @@ class ReliefFSelector(_RankingSelector):
         options = dict(
             regression=owner.regression_, variant=self.variant,
             n_iterations=self.n_iterations,
-            k_nearest=self._k_nearest(X.shape[0]),
+            k_nearest=self._k_nearest(
+                X.shape[0] if sample_weight is None
+                else float(weights["instance_weights"].sum())),
             random_state=self.random_state, misses=self.misses,
             weight_by_distance=self.weight_by_distance, sigma=self.sigma,
             T=self.T, n_jobs=self.n_jobs, compat=self.compat,
@@ -702,7 +709,8 @@ class ReliefFSelector(_RankingSelector):
         """k: ``k_nearest``, or scikit-rebate's name for it, ``n_neighbors``.
         A fraction f in (0, 1) of the n training rows gives
         k = max(1, int(f n / 2)), as scikit-rebate reads it (the k hits and
-        the k misses together make f n)."""
+        the k misses together make f n); with ``sample_weight``, n is the
+        weights' sum (the samples they stand for)."""
         k, name = self.k_nearest, "k_nearest"
         if self.n_neighbors is not None:
             if not (is_whole(k) and k == 10):

@@ -116,9 +116,10 @@ class ReliefF(Scorer):
         "cuda"); on a Dask cluster each worker's GPU runs its tasks
         (``distributed.relieff``).
 
-    Instance weights: a table with weights (``Table.W``, e.g. from
-    Orange's Create Instance weights or a .tab file's weight column) is
-    scored with them: an instance of weight w counts as w copies of itself
+    Notes
+    -----
+    Instance weights: a table with weights (``Table.W``: a .tab file's
+    weight column, or ``Table.set_weights``) is scored with them: an instance of weight w counts as w copies of itself
     (``core.relieff``'s ``instance_weights``; ``doc/semantics.md``,
     "Instance weights"), in the weights and in the significance tests.
     ``compat="weka"`` refuses them (Weka ignores instance weights).

@@ -119,10 +119,11 @@ class ReliefF(Scorer):
     Notes
     -----
     Instance weights: a table with weights (``Table.W``: a .tab file's
-    weight column, or ``Table.set_weights``) is scored with them: an instance of weight w counts as w copies of itself
-    (``core.relieff``'s ``instance_weights``; ``doc/semantics.md``,
-    "Instance weights"), in the weights and in the significance tests.
-    ``compat="weka"`` refuses them (Weka ignores instance weights).
+    weight column, or ``Table.set_weights``) is scored with them: an
+    instance of weight w counts as w copies of itself (``core.relieff``'s
+    ``instance_weights``; ``doc/semantics.md``, "Instance weights"), in
+    the weights and in the significance tests.  ``compat="weka"`` refuses
+    them (Weka ignores instance weights).
     """
     feature_type = Variable
     class_type = Variable

@@ -256,11 +256,11 @@ _RUN_OPTIONS = ("device", "kernels", "status")
 @contextmanager
 def _target_refits(X, y, nominal, options, known):
     """``refit(target)``: the weights of a refit with ``target`` for the
-    rows ``known`` (``_drawn_rows``).  On the GPU (``device="cuda"``, dense data) X is
-    prepared once and kept on the device: each refit is planned on the same
-    prepared data with its target (``prepare.with_target``, the numbers of
-    a whole ``prepare``), and its run sends only the target's arrays
-    (``kept_data``).  Elsewhere each refit is a whole ``relieff``."""
+    rows ``known`` (``_drawn_rows``).  On the GPU (``device="cuda"``,
+    dense data) X is prepared once and kept on the device: each refit is
+    planned on the same prepared data with its target
+    (``prepare.with_target``, the numbers of a whole ``prepare``), and its
+    run sends only the target's arrays (``kept_data``).  Elsewhere each refit is a whole ``relieff``."""
     accepted = set(inspect.signature(engine.relieff_options).parameters)
     accepted |= {"feature_names", "class_names", *_RUN_OPTIONS}
     if (check_device(options.get("device")) != "cuda" or sp.issparse(X)

@@ -548,14 +548,22 @@ def npdr(X, y, nominal=None, *, covariates=None, covariate_nominal=None,
     unit of diff (a feature's full range), ``standard_errors``, ``t``,
     ``df``.  A feature whose diffs do not vary over the pairs, or are a
     combination of the covariates' diffs, gets p = 1 and coefficient NaN;
-    one with no known value NaN.  Instance weights are refused for now
-    (``refuse_npdr_weights``)."""
-    refuse_npdr_weights(X, instance_weights)
+    one with no known value NaN.
+
+    ``instance_weights`` (``relieff``'s): the weighted regression of the
+    pairs that the table with each row repeated w times has, each pair
+    once per copy (``npdr_parts.weighted_pair_rows``): a pair of instances
+    i and j counts w_i times j's slots among i's neighbours (within a
+    radius, w_i w_j times), and i's pairs with its own w_i - 1 copies
+    (every diff and the outcome 0) take part; the degrees of freedom are
+    the pairs' total weight less the coefficients.  Not with missing
+    values of numeric features (a ValueError)."""
     problem, y, _ = _npdr_problem(
         X, y, nominal, covariates, covariate_nominal, covariate_names,
         regression, neighbours, k_nearest, separate_hit_miss, misses,
         n_iterations, random_state, n_jobs, feature_names, variant,
-        weight_by_distance, sigma, T, compat, _phase(progress, 0, 0.5))
+        weight_by_distance, sigma, T, compat, _phase(progress, 0, 0.5),
+        instance_weights)
     fits = problem.fits(pair_outcome(y, problem.pairs, regression),
                         _phase(progress, 0.5, 1.0))
     _warn_fits(fits, feature_names)
@@ -592,9 +600,9 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
     neighbourhoods (the default) the pairs do not depend on the target, so
     each draw only refits the regressions on the same pairs; with
     ``separate_hit_miss`` each draw finds its own neighbours.  Draws come
-    from ``default_rng(permutation_seed)``.  Instance weights are refused
-    for now (``refuse_npdr_weights``)."""
-    refuse_npdr_weights(X, instance_weights)
+    from ``default_rng(permutation_seed)``.  ``instance_weights`` as
+    ``npdr`` takes them, each kept with its row by the draws (whose null
+    model of the covariates' part is fitted without them)."""
     R = whole_number(n_permutations, "n_permutations")
     bins = whole_number(strata_bins, "strata_bins")
     if class_draws not in CLASS_DRAWS:
@@ -605,7 +613,8 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
         X, y, nominal, covariates, covariate_nominal, covariate_names,
         regression, neighbours, k_nearest, separate_hit_miss, misses,
         n_iterations, random_state, n_jobs, feature_names, variant,
-        weight_by_distance, sigma, T, compat, _phase(progress, 0, 1 / (R + 2)))
+        weight_by_distance, sigma, T, compat,
+        _phase(progress, 0, 1 / (R + 2)), instance_weights)
     fits = problem.fits(pair_outcome(y, problem.pairs, regression))
     _warn_fits(fits, feature_names)
     observed = fits.statistics
@@ -632,21 +641,6 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
                               p_max_t=p_max_t, n_permutations=R)
 
 
-def refuse_npdr_weights(X, instance_weights):
-    """A ValueError for instance weights other than all 1 (checked as
-    ``relieff`` checks them): NPDR's weighted regression needs each pair
-    counted as often as repeated rows would give it, so its neighbour
-    pairs need the engine's weighted neighbours (an instance of weight w
-    fills w slots, its own w - 1 copies at distance 0) in NPDR's own pair
-    search (``npdr_kernels.neighbour_rows``), which does not take them
-    yet."""
-    if check_instance_weights(instance_weights, np.shape(X)[0]) is not None:
-        raise ValueError("NPDR does not take instance weights yet (its "
-                         "neighbour pairs do not count an instance's "
-                         "copies); leave the instance weights out, or test "
-                         "with the class permutation test.")
-
-
 def _phase(progress, start, stop):
     """A progress callback for the part [start, stop] of a run."""
     if progress is None:
@@ -658,9 +652,10 @@ def _npdr_problem(X, y, nominal, covariates, covariate_nominal,
                   covariate_names, regression, neighbours, k_nearest,
                   separate_hit_miss, misses, n_iterations, random_state,
                   n_jobs, feature_names, variant, weight_by_distance, sigma,
-                  T, compat, progress):
+                  T, compat, progress, instance_weights=None):
     """The checked inputs' NPDR ``Problem`` (rows with a missing target
-    left out, with a warning), the known target and the ``Covariates``."""
+    left out, with a warning, and rows of instance weight 0), the known
+    target and the ``Covariates``."""
     check_npdr_options(regression, neighbours, k_nearest, separate_hit_miss,
                        misses, variant, weight_by_distance, sigma, T, compat,
                        n_jobs)
@@ -672,6 +667,17 @@ def _npdr_problem(X, y, nominal, covariates, covariate_nominal,
     if not known.all():
         warn(f"{int((~known).sum())} instance(s) with a missing class "
              f"value were left out.", stacklevel=3)
+    weights = check_instance_weights(instance_weights, X.shape[0])
+    if weights is not None:
+        known &= weights > 0        # (not in the data)
+        if np.isnan(X[known][:, ~_nominal_mask(nominal, X.shape[1])]).any():
+            raise ValueError("NPDR with instance weights does not take "
+                             "missing values of numeric features yet (the "
+                             "compiled diffs of its pairs have no weighted "
+                             "RELIEF-D law); impute them or leave the "
+                             "instance weights out.")
+        weights = weights[known]
+    if not known.all():
         X, y = X[known], y[known]
         if checked is not None:
             checked = checked._replace(values=checked.values[known])
@@ -680,8 +686,14 @@ def _npdr_problem(X, y, nominal, covariates, covariate_nominal,
                       separate_hit_miss=separate_hit_miss, misses=misses,
                       n_iterations=n_iterations, random_state=random_state,
                       n_jobs=n_jobs, feature_names=feature_names,
-                      progress=progress)
+                      progress=progress, instance_weights=weights)
     return problem, y, checked
+
+
+def _nominal_mask(nominal, a):
+    """The boolean mask of the nominal features (none when None)."""
+    return np.zeros(a, bool) if nominal is None \
+        else np.asarray(nominal, dtype=bool).ravel()
 
 
 def as_target(y, n):
@@ -893,13 +905,13 @@ TESTS = {test.name: test for test in (
          "permutations (draws) of the target that keep the covariates' "
          "part (R refits of the regressions)",
          npdr_permutation, family_wise=True, far_rules=False, weka=False,
-         covariates=True, instance_weights=False),
+         covariates=True),
     Test("npdr", "NPDR (one run; a fast screen)",
          "NPDR's one-sided p of each feature's coefficient from one run, "
          "as the R package npdr reports it; it treats the pairs as "
          "independent (doc: statistics)",
          npdr, permutations=False, far_rules=False, weka=False,
-         covariates=True, instance_weights=False),
+         covariates=True),
 )}
 
 

@@ -26,8 +26,10 @@ def sequential_weights(estimator):
     """The checks a sequential variant cannot pass: its visits depend on
     the run so far, and a weighted row's copies are visited at other times
     than the repeated rows of the same table (doc/semantics.md, "Instance
-    weights"); every other check passes."""
-    if estimator.variant in ("drelieff", "pdrelieff"):
+    weights"); every other check passes.  (TuRF, Iter and VLS: their
+    ``relief_object``'s variant.)"""
+    relief = getattr(estimator, "relief_object", estimator)
+    if getattr(relief, "variant", None) in ("drelieff", "pdrelieff"):
         reason = ("dReliefF and pdReliefF visit in order: repeated rows "
                   "are visited at other times than a weighted row")
         return {f"check_sample_weight_equivalence_on_{kind}_data": reason

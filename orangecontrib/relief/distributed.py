@@ -41,7 +41,7 @@ from .core.backends.cuda import backend as cuda
 from .core.contract.estimates import estimate
 from .core.messages import warn
 from .core.options import whole_number
-from .core.contract.prepare import NO_SPARSE
+from .core.contract.prepare import NO_SPARSE, check_instance_weights
 from .core.backends.runtime import BATCH_BYTES, trace_steps
 from .core import variants
 
@@ -142,6 +142,13 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     ReliefResult
     """
     device = check_device(relieff_options.pop("device", None))
+    weights = relieff_options.pop("instance_weights", None)
+    if weights is not None and check_instance_weights(
+            weights, X.shape[0] if hasattr(X, "shape") else len(X)) \
+            is not None:        # (all 1: no weights)
+        raise ValueError("The Dask backend does not take instance weights "
+                         "yet; run orangecontrib.relief.core.relieff(..., "
+                         "instance_weights=...) on this machine instead.")
     check_cluster_options(relieff_options.get("variant", "relieff"), compat,
                           relieff_options.get("distance_weights"))
     if visits_per_task is not None:

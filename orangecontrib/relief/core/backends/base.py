@@ -242,8 +242,10 @@ def _nothing_to_learn(prep, regression, k_nearest, class_names=None):
         warn("The target is constant; all weights are 0.", stacklevel=4)
         return True
     if not regression and k_nearest is not None:
-        small = [c for c, count in enumerate(prep.class_counts)
-                 if count <= k_nearest]
+        sizes = prep.class_counts if prep.instance_weights is None \
+            else np.bincount(prep.group, prep.instance_weights,
+                             minlength=prep.n_classes)   # (copies)
+        small = [c for c, count in enumerate(sizes) if count <= k_nearest]
         if small:
             warn(f"k_nearest={k_nearest} is not smaller than "
                  f"{describe_classes(small, prep, class_names)}"
@@ -291,8 +293,15 @@ class Backend(ABC):
     #: where its visits run (``ReliefResult.device``)
     device = "cpu"
     #: whether it computes runs with instance weights
-    #: (``prepare.Prepared.instance_weights``; ``check_weights``)
+    #: (``prepare.Prepared.instance_weights``; ``check_weights``), on the
+    #: data that ``takes_weights_of`` accepts
     takes_instance_weights = False
+
+    @classmethod
+    def takes_weights_of(cls, setup):
+        """Whether it computes ``setup``'s instance weights (given that it
+        takes instance weights at all)."""
+        return True
 
     @classmethod
     def covers(cls, setup):
@@ -469,10 +478,16 @@ def visited_weight(setup, t):
     return float(setup.prep.instance_weights[setup.order[:t]].sum())
 
 
+def takes_weights(backend, setup):
+    """Whether ``backend`` (a class) computes ``setup``'s instance weights
+    (``Backend.takes_instance_weights``, ``takes_weights_of``)."""
+    return backend.takes_instance_weights and backend.takes_weights_of(setup)
+
+
 def check_weights(backend, setup):
     """A ValueError where ``backend`` (a class) does not take the instance
-    weights of ``setup`` (``Backend.takes_instance_weights``)."""
-    if weighted(setup) and not backend.takes_instance_weights:
+    weights of ``setup`` (``takes_weights``)."""
+    if weighted(setup) and not takes_weights(backend, setup):
         raise ValueError(f"The {backend.name} backend does not take instance "
                          "weights yet; leave instance_weights out, or run "
                          "on this machine's CPU (device='cpu').")

@@ -11,7 +11,7 @@ import time
 
 from .cuda import backend as cuda
 from . import warmup
-from .base import Backend, weighted
+from .base import Backend, takes_weights, weighted
 from .compiled.backend import CompiledBackend, kernel_set
 from .cuda.backend import CudaBackend
 from ..messages import warn
@@ -58,8 +58,8 @@ def local_backend(setup, n_threads, kernels=None, progress=None,
     if name == AUTOMATIC:
         return FirstUse(setup, n_threads, progress, status)
     chosen = BACKENDS[name]
-    if weighted(setup) and not chosen.takes_instance_weights:
-        # (the compiled kernels do not take instance weights yet)
+    if weighted(setup) and not takes_weights(chosen, setup):
+        # (the compiled kernels: not instance weights with missing values)
         chosen, name = VectorisedBackend, VectorisedBackend.name
     if not chosen.covers(setup):
         raise ValueError(f"The {name} kernels do not cover "
@@ -128,8 +128,9 @@ class FirstUse(Backend):
     def visit(self, rows, done, total, trace):
         fraction = done / self.setup.order.shape[0]
         if weighted(self.setup):
-            # (the compiled kernels do not take instance weights yet)
-            chosen = VectorisedBackend
+            chosen = CompiledBackend if takes_weights(CompiledBackend,
+                                                      self.setup) \
+                else VectorisedBackend
         else:
             chosen = CompiledBackend if self._compiled(fraction) \
                 else VectorisedBackend

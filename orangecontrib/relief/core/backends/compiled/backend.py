@@ -15,13 +15,14 @@ from typing import NamedTuple
 import numpy as np
 
 from . import layouts as plan
-from ..base import Backend
+from ..base import Backend, weighted
 from .feedback_loop import feedback_batch
 from ...contract.neighbours import MODE_REGRESSION, Neighbourhood
 from ...contract.prepare import Data
 from ..runtime import in_threads, pool
 from ...speedups import Speedups
 from .relieff_loop import Blocks, relief_rows
+from .weighted_loop import weighted_rows, weighted_visit
 
 
 class ReliefJob(NamedTuple):
@@ -71,28 +72,58 @@ def kernel_set(setup):
 
 
 class CompiledBackend(Backend):
-    """The numba kernels (see the module docstring)."""
+    """The numba kernels (see the module docstring); a run with instance
+    weights on data without missing values: ``weighted_loop``."""
     name = "compiled"
+    takes_instance_weights = True
+
+    @classmethod
+    def takes_weights_of(cls, setup):
+        # (RELIEF-D's weighted numeric laws are not in the compiled diffs)
+        return not setup.prep.has_missing
 
     def __init__(self, setup, n_threads=1):
         super().__init__(setup, n_threads)
-        if not setup.variant_entry.sequential:
-            self.job = relieff_job(setup)
+        sequential = setup.variant_entry.sequential
+        if not sequential:
             self.executor = self.resources.enter_context(
                 pool(n_threads, setup.speedups.thread_pool))
-        else:
+        if weighted(setup) or sequential:
             self.data = setup.prep.data(setup.regression)
+        if weighted(setup):
+            return
+        if not sequential:
+            self.job = relieff_job(setup)
+        else:
             self.settings, self.screening, self.tracking, self.carry = \
                 plan.feedback(setup.prep, setup.variant, setup.T,
                               setup.regression, setup.speedups, n_threads,
                               setup.hood.uses_k, setup.distance_weights)
 
     def batch_updates(self, rows, upd):
+        setup = self.setup
+        if weighted(setup):     # (chunks of visits on all threads)
+            in_threads(self.executor, self.n_threads,
+                       np.asarray(rows, np.int64), upd, self.data,
+                       setup.hood, setup.prep.instance_weights,
+                       setup.regression, kernel=weighted_rows)
+            return
         in_threads(self.executor, self.n_threads, rows, upd, *self.job,
                    kernel=relief_rows, block=self.job.blocks.size)
 
+    def weighted_update(self, r, w):
+        """One copy's update of a sequential variant with instance weights
+        (``base.Backend.visit_copies_in_order``)."""
+        setup = self.setup
+        upd = np.empty(setup.width)
+        weighted_visit(r, self.data, setup.hood, setup.prep.instance_weights,
+                       w, True, setup.regression, upd)
+        return upd
+
     def visit_in_order(self, rows, done, total, trace):
         setup = self.setup
+        if weighted(setup):
+            return self.visit_copies_in_order(rows, done, total, trace)
         written, self.carry = feedback_batch(
             rows, done, self.data, setup.hood, self.settings, self.screening,
             self.tracking, self.carry, setup.speedups, total,

@@ -70,7 +70,7 @@ def test_hand_case_one_instance_margin():
     upd = np.zeros(2)
     gamma = soft_margin(0, data, np.array([0.5, 0.5]), 1.0, True,
                         np.empty(4), np.empty(4, np.int64), np.empty(4),
-                        np.zeros(0), upd)
+                        np.zeros(0), upd, np.zeros(0))
     assert gamma == pytest.approx(1 / 3, abs=1e-15)
     np.testing.assert_allclose(upd, [1 / 3, -1 / 3], atol=1e-15)
 

@@ -22,13 +22,28 @@ from orangecontrib.relief.core import engine
 
 
 @pytest.mark.filterwarnings("ignore::orangecontrib.relief.ReliefWarning")
+def sequential_weights(estimator):
+    """The checks a sequential variant cannot pass: its visits depend on
+    the run so far, and a weighted row's copies are visited at other times
+    than the repeated rows of the same table (doc/semantics.md, "Instance
+    weights"); every other check passes.  (TuRF, Iter and VLS: their
+    ``relief_object``'s variant.)"""
+    relief = getattr(estimator, "relief_object", estimator)
+    if getattr(relief, "variant", None) in ("drelieff", "pdrelieff"):
+        reason = ("dReliefF and pdReliefF visit in order: repeated rows "
+                  "are visited at other times than a weighted row")
+        return {f"check_sample_weight_equivalence_on_{kind}_data": reason
+                for kind in ("dense", "sparse")}
+    return {}
+
+
 @parametrize_with_checks([ReliefFSelector(),
                           ReliefFSelector(variant="pdrelieff", k_nearest=3),
                           ReliefFSelector(neighbours="multisurf*"),
                           ReliefFSelector(n_neighbors=0.2,
-                                          discrete_threshold=3)])
+                                          discrete_threshold=3)],
+                         expected_failed_checks=sequential_weights)
 def test_sklearn_estimator_checks(estimator, check):
-    # every check passes: no expected_failed_checks are needed
     check(estimator)
 
 

@@ -17,7 +17,7 @@ from orangecontrib.relief.sklearn import (IterSelector, ReliefFSelector,
                                           TuRFSelector, VLSSelector)
 from orangecontrib.relief.wrappers.turf import turf
 from orangecontrib.relief.wrappers.vls import vls
-from test_sklearn import xor_data
+from test_sklearn import sequential_weights, xor_data
 
 
 @pytest.mark.filterwarnings("ignore::orangecontrib.relief.ReliefWarning")
@@ -25,7 +25,8 @@ from test_sklearn import xor_data
     TuRFSelector(),
     IterSelector(ReliefFSelector(variant="drelieff", k_nearest=3),
                  max_iter=3),
-    VLSSelector(ReliefFSelector(neighbours="multisurf"), random_state=1)])
+    VLSSelector(ReliefFSelector(neighbours="multisurf"), random_state=1)],
+    expected_failed_checks=sequential_weights)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 

@@ -11,7 +11,11 @@ targets, multi-target RReliefF); a file that marks none and has
 one column named ``class`` (the skrebate layout, and the add-on's bundled
 ``datasets/*.tsv``) gets that one, with a note, and
 ``--categorical-class`` reads a numeric class's values (codes 0-9, which
-Orange reads as numbers) as classes.
+Orange reads as numbers) as classes.  ``--weight NAME`` takes a numeric
+column as the instance weights (an instance of weight w counts as w copies
+of itself; the column is then not a feature); a file whose header marks a
+weight column (Orange's ``weight`` flag, ``Table.W``) is weighted by it
+without the option.
 ``--scheduler ADDRESS`` runs ReliefF / RReliefF on that Dask cluster, and
 ``--dask local`` on a LocalCluster started for the run
 (``doc/distributed.md``); ``--device cuda`` runs the visits (and the
@@ -32,13 +36,15 @@ import numpy as np
 
 from orangecontrib.relief.core.backends.cuda import backend as cuda
 from orangecontrib.relief.core import quiet_warnings, ranking as core_ranking
+from orangecontrib.relief.core.contract.prepare import check_instance_weights
 from orangecontrib.relief.datasets import corral
 from orangecontrib.relief.distributed import check_cluster_options
 from orangecontrib.relief.io.reading import left_out, read_data
 from orangecontrib.relief.core.rules import RULES
 from orangecontrib.relief.core.variants import variant
 from orangecontrib.relief.scoring import (DReliefF, IReliefF, PDReliefF,
-                                          ReliefF, covariates_to_metas)
+                                          ReliefF, covariates_to_metas,
+                                          has_instance_weights)
 from orangecontrib.relief.stats import (NPDR_DEFAULT, TESTS, find_test,
                                        unreachable_threshold)
 from orangecontrib.relief.wrappers.turf import TuRF
@@ -157,6 +163,40 @@ def with_class(table, name, file):
     attributes = [var for var in domain.variables if var not in targets]
     metas = [var for var in domain.metas if var not in targets]
     return table.transform(Domain(attributes, targets, metas))
+
+
+def with_weights(table, name, file):
+    """``table`` with its numeric column ``name`` (a feature or a meta) as
+    its instance weights (``Table.W``, in place of any the file marks) and
+    no longer a column; a ValueError that names the column where it is
+    not one finite number >= 0 per row (``--weight NAME``)."""
+    from Orange.data import Domain, Table
+
+    domain = table.domain
+    try:
+        column = domain[name]
+    except (KeyError, ValueError):
+        names = ", ".join(repr(var.name) for var in domain.variables
+                          + domain.metas)
+        raise ValueError(f"{file} has no column {name!r}; its columns are "
+                         f"{names}.") from None
+    if column in domain.class_vars:
+        raise ValueError(f"Column {name!r} of {file} is the class; the "
+                         "weights must be another column.")
+    if not column.is_continuous:
+        raise ValueError(f"Column {name!r} of {file} is not numeric; "
+                         "instance weights are numbers >= 0.")
+    weights = table.get_column(column).astype(float)
+    try:
+        check_instance_weights(weights, len(table))
+    except ValueError as error:
+        raise ValueError(f"The weight column {name!r} of {file} cannot be "
+                         f"used: {error}") from None
+    kept = table.transform(Domain(
+        [var for var in domain.attributes if var is not column],
+        domain.class_vars, [var for var in domain.metas if var is not column]))
+    return Table.from_numpy(kept.domain, kept.X, kept.Y, kept.metas,
+                            W=weights)
 
 
 def class_column(domain, file):
@@ -316,6 +356,14 @@ def score(args):
         table = categorical_class(table, args.file)
     elif target is not None:
         _whole_number_note(table)
+    if args.weight is not None:
+        table = with_weights(table, args.weight, args.file)
+    if has_instance_weights(table):
+        print(f"note: instance weights are used ("
+              + (f"column {args.weight!r}" if args.weight is not None
+                 else "the weight column the file marks")
+              + "): an instance of weight w counts as w copies of itself.",
+              file=sys.stderr)
     class_var = table.domain.class_var
     if not table.domain.class_vars:
         raise ValueError(f"{args.file} has no class variable; mark one (in a "
@@ -748,6 +796,12 @@ def _data_arguments(parser):
                              "the file marks, else a column named "
                              "'class'); several, a,b,...: multi-target "
                              "RReliefF")
+    parser.add_argument("--weight", metavar="NAME", default=None,
+                        help="the numeric column of instance weights "
+                             "(>= 0; an instance of weight w counts as w "
+                             "copies of itself; the column is then not a "
+                             "feature); default: the weight column the "
+                             "file marks, if any")
     parser.add_argument("--categorical-class", action="store_true",
                         help="read a numeric class's values as "
                              "categories (e.g. codes 0-9, which "

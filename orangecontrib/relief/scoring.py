@@ -20,14 +20,14 @@ from Orange.preprocess.score import Scorer
 from . import distributed, stats
 from .core import ReliefResult, relieff
 from .core.backends.cuda.backend import check_device
-from .core.messages import warn
+from .core.contract.prepare import check_instance_weights
 from .core.options import check_options
 from .core.rules import RULES
 from .distributed import check_cluster_options
 from .stats.redundancy import THRESHOLD, TOP, relief_redundancy
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
-           "RULE_NAMES", "has_instance_weights",
+           "RULE_NAMES", "has_instance_weights", "table_weights",
            "SelectSignificant", "CovariatesToMetas", "covariate_variables",
            "covariates_to_metas",
            "SelectNonRedundant"]
@@ -40,13 +40,29 @@ _ALL_FEATURES = object()   # score_data(data) without feature: Rank's call
 
 
 def has_instance_weights(table):
-    """Whether ``table`` has instance weights (``Table.W``) that differ
-    between instances.  The Relief scorers do not use them yet (every
-    instance counts once), and say so with a warning; a widget can ask
-    this to say it too.  Equal weights change nothing."""
+    """Whether ``table`` has instance weights (``Table.W``) that the Relief
+    scorers use: any weight other than 1 (an instance of weight w counts as
+    w copies of itself, ``doc/semantics.md``, "Instance weights"; weights
+    all 1 are no weights).  A widget asks this to say so."""
     weights = np.asarray(getattr(table, "W", np.zeros(0)), dtype=float)
-    weights = weights.ravel()
-    return weights.size > 1 and bool(np.any(weights != weights[0]))
+    return weights.ndim == 1 and weights.size > 0 \
+        and bool(np.any(weights != 1.0))
+
+
+def table_weights(table):
+    """The instance weights of ``table`` (``Table.W``) as the engine's
+    ``instance_weights``, or None where it has none (or all are 1); a
+    ValueError that names Table.W where they are not one finite number
+    >= 0 per row (the engine's check, ``prepare.check_instance_weights``).
+    """
+    if not has_instance_weights(table):
+        return None
+    weights = np.asarray(table.W, dtype=float)
+    try:
+        return check_instance_weights(weights, len(table))
+    except ValueError as error:
+        raise ValueError(f"The table's instance weights (Table.W) cannot "
+                         f"be used: {error}") from None
 
 
 class ReliefF(Scorer):
@@ -99,6 +115,15 @@ class ReliefF(Scorer):
         too.  ``compat="weka"`` runs on the CPU (a ValueError with
         "cuda"); on a Dask cluster each worker's GPU runs its tasks
         (``distributed.relieff``).
+
+    Notes
+    -----
+    Instance weights: a table with weights (``Table.W``: a .tab file's
+    weight column, or ``Table.set_weights``) is scored with them: an
+    instance of weight w counts as w copies of itself (``core.relieff``'s
+    ``instance_weights``; ``doc/semantics.md``, "Instance weights"), in
+    the weights and in the significance tests.  ``compat="weka"`` refuses
+    them (Weka ignores instance weights).
     """
     feature_type = Variable
     class_type = Variable
@@ -192,11 +217,10 @@ class ReliefF(Scorer):
 
     def _inputs(self, data):
         """(X, y, nominal, keyword options) of the engine for ``data``;
-        a warning where the table's instance weights would be ignored."""
+        the table's instance weights (``Table.W``, ``table_weights``) are
+        the engine's ``instance_weights``."""
         self._check_class(data)
-        if has_instance_weights(data):
-            warn(f"{self.name} does not use the table's instance weights "
-                 "(Table.W): every instance counts once.", stacklevel=3)
+        weights = table_weights(data)
         attributes, targets = data.domain.attributes, data.domain.class_vars
         # several class variables: multi-target RReliefF (``core.relieff``)
         regression = len(targets) > 1 \
@@ -211,6 +235,7 @@ class ReliefF(Scorer):
             regression=regression,
             feature_names=[var.name for var in attributes],
             class_names=None if regression else data.domain.class_var.values,
+            **({} if weights is None else dict(instance_weights=weights)),
             **declared, **self._options())
 
     def significance(self, data: Table, method="permutation",

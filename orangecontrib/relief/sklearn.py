@@ -31,7 +31,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.preprocessing import LabelEncoder
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import stats
 from .core import ranking, relieff
@@ -525,7 +525,7 @@ class ReliefFSelector(_RankingSelector):
         self.redundancy = redundancy
         self.redundancy_threshold = redundancy_threshold
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Estimate the Relief weight of every feature.
 
         Parameters
@@ -538,6 +538,14 @@ class ReliefFSelector(_RankingSelector):
             as a single y would be: multi-target RReliefF
             (``core.relieff``; ``nominal_targets_`` says which are
             nominal).
+        sample_weight : array-like of shape (n_samples,), optional
+            Weights >= 0 of the samples (scikit-learn's convention, checked
+            as scikit-learn checks them): a sample of weight w counts as w
+            copies of itself (the engine's ``instance_weights``), so integer
+            weights give the weights of X with each row repeated w times;
+            weight 0 leaves a sample out.  The significance test
+            (``threshold``) permutes y with each weight kept with its row.
+            None (or all 1): every sample counts once.
 
         Returns
         -------
@@ -548,7 +556,7 @@ class ReliefFSelector(_RankingSelector):
         check_device(self.device)
         rule = self._threshold_rule()
         started = time.perf_counter()
-        X, y, nominal, options = self._prepare(X, y, self)
+        X, y, nominal, options = self._prepare(X, y, self, sample_weight)
         if rule is not None:
             self._check_resolution(*rule, X.shape[1])
         covariates = self._covariate_columns(X.shape[1], rule)
@@ -585,10 +593,12 @@ class ReliefFSelector(_RankingSelector):
         self._done(started)
         return self
 
-    def _prepare(self, X, y, owner):
+    def _prepare(self, X, y, owner, sample_weight=None):
         """Check the training data and encode it for the engine: (X as
         floats with nominal columns as value codes, y as class codes or
-        numbers, the nominal mask, ``core.relieff``'s options).  What
+        numbers, the nominal mask, ``core.relieff``'s options, with
+        ``sample_weight`` checked as scikit-learn does as its
+        ``instance_weights``).  What
         scikit-learn records at fit (``n_features_in_``, ``classes_``,
         ``nominal_``, ...) goes on ``owner``: this selector, or the TuRF,
         Iter or VLS selector around it."""
@@ -605,6 +615,15 @@ class ReliefFSelector(_RankingSelector):
                              ensure_all_finite="allow-nan",
                              ensure_min_samples=2, dtype=np.float64,
                              multi_output=several)
+        weights = {}
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X,
+                                                 ensure_non_negative=True)
+            # a sample of weight 0 is not in the data: what is read from
+            # the data (nominal features, classes) is read without it
+            kept = np.flatnonzero(sample_weight > 0)
+            X, y = X[kept], np.asarray(y)[kept]
+            weights["instance_weights"] = sample_weight[kept]
         if nominal is None:
             nominal = self._nominal_mask(spec, X.shape[1],
                                          np.zeros(X.shape[1], dtype=bool))
@@ -642,14 +661,16 @@ class ReliefFSelector(_RankingSelector):
         options = dict(
             regression=owner.regression_, variant=self.variant,
             n_iterations=self.n_iterations,
-            k_nearest=self._k_nearest(X.shape[0]),
+            k_nearest=self._k_nearest(
+                X.shape[0] if sample_weight is None
+                else float(weights["instance_weights"].sum())),
             random_state=self.random_state, misses=self.misses,
             weight_by_distance=self.weight_by_distance, sigma=self.sigma,
             T=self.T, n_jobs=self.n_jobs, compat=self.compat,
             neighbours=self.neighbours, device=self.device,
             feature_names=getattr(owner, "feature_names_in_", None),
             class_names=None if owner.regression_ else owner.classes_,
-            **declared)
+            **weights, **declared)
         owner._say(f"{X.shape[0]} instances, {X.shape[1]} features "
                    f"({int(nominal.sum())} nominal), "
                    + (f"{y.shape[1]} targets (multi-target RReliefF)"
@@ -737,7 +758,8 @@ class ReliefFSelector(_RankingSelector):
         """k: ``k_nearest``, or scikit-rebate's name for it, ``n_neighbors``.
         A fraction f in (0, 1) of the n training rows gives
         k = max(1, int(f n / 2)), as scikit-rebate reads it (the k hits and
-        the k misses together make f n)."""
+        the k misses together make f n); with ``sample_weight``, n is the
+        weights' sum (the samples they stand for)."""
         k, name = self.k_nearest, "k_nearest"
         if self.n_neighbors is not None:
             if not (is_whole(k) and k == 10):
@@ -963,15 +985,16 @@ class _AroundRelief(_RankingSelector):
     ``n_features_to_select``), they rerun its engine on parts of the data
     (``orangecontrib.relief.wrappers.turf``, ``.iterated``, ``.vls``)."""
 
-    def fit(self, X, y):
-        """Estimate the weight of every feature; ``X`` and ``y`` as
-        :meth:`ReliefFSelector.fit` takes them.  Returns the selector."""
+    def fit(self, X, y, sample_weight=None):
+        """Estimate the weight of every feature; ``X``, ``y`` and
+        ``sample_weight`` as :meth:`ReliefFSelector.fit` takes them (the
+        weights reach every rerun).  Returns the selector."""
         relief = self._relief()
         self._check()
         relief._check_n_features_to_select()
         check_device(relief.device)
         started = time.perf_counter()
-        X, y, nominal, options = relief._prepare(X, y, self)
+        X, y, nominal, options = relief._prepare(X, y, self, sample_weight)
         del options["feature_names"]        # the runs see parts of X
         progress = (lambda done: self._say(f"{done:.0%}")) \
             if self.verbose else None

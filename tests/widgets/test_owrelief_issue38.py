@@ -88,28 +88,33 @@ def weighted(data, weights):
 
 
 class TestInstanceWeights(widget_tests.WidgetTest):
-    """Until the scorers use Table.W, the widgets say that they ignore it
-    (the weights are those of the unweighted table)."""
+    """The widgets score a table with its instance weights (Table.W) and
+    say so; weights all 1 are no weights (issue 40;
+    tests/test_instance_weights_surfaces.py has the numbers)."""
 
-    def test_every_widget_warns_about_unequal_instance_weights(self):
+    def test_every_widget_says_instance_weights_are_used(self):
         data = Table("iris")[::3]
         uneven = weighted(data, np.arange(len(data)) % 3 + 1)
         even = weighted(data, np.full(len(data), 2.0))
+        ones = weighted(data, np.ones(len(data)))
         for cls in WIDGETS:
             with self.subTest(cls.name):
                 widget = self.create_widget(cls)
-                self.send_signal(widget.Inputs.data, uneven, widget=widget)
-                self.wait_until_finished(widget=widget, timeout=60000)
-                self.assertTrue(widget.Warning.instance_weights.is_shown())
-                self.assertIn("instance weights are ignored",
-                              str(widget.Warning.instance_weights))
-                scores = self.get_output(widget.Outputs.scores, widget=widget)
-                self.assertIsNotNone(scores)
-                for other in (even, data, None):
+                for table in (uneven, even):
+                    self.send_signal(widget.Inputs.data, table, widget=widget)
+                    self.wait_until_finished(widget=widget, timeout=60000)
+                    self.assertTrue(
+                        widget.Information.instance_weights.is_shown())
+                    self.assertIn("Instance weights are used.",
+                                  str(widget.Information.instance_weights))
+                    scores = self.get_output(widget.Outputs.scores,
+                                             widget=widget)
+                    self.assertIsNotNone(scores)
+                for other in (ones, data, None):
                     self.send_signal(widget.Inputs.data, other, widget=widget)
                     self.wait_until_finished(widget=widget, timeout=60000)
                     self.assertFalse(
-                        widget.Warning.instance_weights.is_shown())
+                        widget.Information.instance_weights.is_shown())
 
 
 #: Stored values no setting of the scoring widgets accepts: missing, of a

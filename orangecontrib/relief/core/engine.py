@@ -207,7 +207,8 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
                        max_iterations=options.max_iterations,
                        tolerance=options.tolerance,
                        damping=options.damping, progress=progress,
-                       n_jobs=n_jobs, feature_names=feature_names)
+                       n_jobs=n_jobs, feature_names=feature_names,
+                       instance_weights=instance_weights)
     if options.compat == "weka":
         plan = partial(weka_start, X, y, nominal, options, n_values,
                        n_class_values, feature_names)
@@ -221,18 +222,14 @@ def relieff(X, y, nominal=None, *, regression=False, variant="relieff",
 def _refuse_weights(X, instance_weights, options):
     """A ValueError for instance weights that are not one number >= 0 per
     row (``prepare.check_instance_weights``), or that a mode which ignores
-    them would not use: compat="weka" (Weka's ReliefFAttributeEval) and
-    I-RELIEF.  Weights all 1 are no weights, in every mode."""
+    them would not use: compat="weka" (Weka's ReliefFAttributeEval).
+    Weights all 1 are no weights, in every mode."""
     if check_instance_weights(instance_weights, _rows(X)) is None:
         return
     if options.compat == "weka":
         raise ValueError("compat='weka' gives Weka's ReliefFAttributeEval, "
                          "which ignores instance weights; leave "
                          "instance_weights out, or use compat=None.")
-    if not options.variant_entry.visits:
-        raise ValueError("I-RELIEF (variant='irelief') does not take "
-                         "instance weights yet; leave instance_weights out, "
-                         "or use another variant.")
 
 
 def _rows(X):

@@ -161,29 +161,44 @@ class IReliefResult(ReliefResult):
 
 @njit(**JIT)
 def soft_margin(r, data, w, sigma, inliers, dist, chosen, coef, scratch,
-                upd):
+                upd, copies):
     """upd += gamma_r (sum_{misses} alpha_j diff(., r, j) - sum_{hits}
     beta_j diff(., r, j)) (eqs. 8-10; gamma_r = 1 unless ``inliers``), the
     distances from the engine's ``distance_row`` and the update from its
-    ``update``.  Work space: ``dist``, ``chosen``, ``coef`` (n each).
-    Returns gamma_r."""
+    ``update``; with instance weights ``copies`` (none: all 1) r's margin
+    counted copies[r] times (``margin_coefficients``), and r's own
+    copies[r] - 1 further copies among its hits, with RELIEF-D's diff of r
+    to itself (``soft_factors``).  Work space: ``dist``, ``chosen``,
+    ``coef`` (n each).  Returns gamma_r."""
     n = data.group.shape[0]
     distance_row(r, data, w, True, dist, 0, n)
-    factors = soft_factors(r, data.group, dist, sigma, inliers, coef)
+    factors = soft_factors(r, data.group, dist, sigma, inliers, coef,
+                           copies)
     if factors[4] == 0.0:
         return 0.0
-    count = margin_coefficients(r, data.group, factors, chosen, coef)
+    count = margin_coefficients(r, data.group, factors, chosen, coef,
+                                copies)
+    if copies.shape[0] and copies[r] > 1.0:
+        # r's own copies, hits at RELIEF-D's distance of r to itself
+        chosen[count] = r
+        coef[count] = soft_coefficient(
+            True, dist[r], factors[0], factors[1], factors[2], factors[3],
+            sigma) * (copies[r] * (copies[r] - 1.0))
+        count += 1
     update(r, chosen, coef, count, data, False, scratch, upd,
            np.zeros(0, np.int64))
     return factors[4]
 
 
 @njit(**JIT)
-def margin_coefficients(r, group, factors, chosen, coef):
+def margin_coefficients(r, group, factors, chosen, coef, copies):
     """The coefficients of r's margin, in place: coef[i] for chosen[i], the
     instances j != r in order, from the kernel values coef[j] that
     ``soft_factors`` left (i <= j: nothing is overwritten before it is
-    read).  Returns their number, n - 1."""
+    read).  With instance weights ``copies`` (none: all 1) each is times
+    copies[r] copies[j]: r's margin copies once per copy of r, and x_j is
+    copies[j] candidates at the same distance (``pair_weight``).  Returns
+    their number, n - 1."""
     near_hit, hit_factor, near_miss, miss_factor, _ = factors
     count = 0
     for j in range(group.shape[0]):
@@ -192,12 +207,21 @@ def margin_coefficients(r, group, factors, chosen, coef):
             chosen[count] = j
             coef[count] = -(k * hit_factor) if group[j] == group[r] \
                 else k * miss_factor
+            if copies.shape[0]:
+                coef[count] *= pair_weight(copies, r, j)
             count += 1
     return count
 
 
+@njit(inline="always", **JIT)
+def pair_weight(copies, r, j):
+    """copies[r] copies[j]: how many times the pair of instances r and j
+    enters nu N when each instance of weight c copies as c copies."""
+    return copies[r] * copies[j]
+
+
 @njit(**JIT)
-def soft_factors(r, group, dist, sigma, inliers, kernel):
+def soft_factors(r, group, dist, sigma, inliers, kernel, copies):
     """(near_hit, hit_factor, near_miss, miss_factor, gamma_r) of instance
     r from its distances dist[j] = ||x_r - x_j||_w: its coefficient of a hit
     j is -beta_{j,r} gamma_r = -hit_factor exp((near_hit - d_j) / sigma),
@@ -209,10 +233,23 @@ def soft_factors(r, group, dist, sigma, inliers, kernel):
     The kernel of each group is taken relative to the group's nearest
     instance (the factor cancels in alpha, beta and gamma), so it never
     underflows however small sigma is.  An instance without misses (one
-    class), or, with ``inliers``, without hits, adds nothing: all 0."""
+    class), or, with ``inliers``, without hits, adds nothing: all 0.
+
+    Instance weights ``copies`` (none: all 1; ``doc/semantics.md``,
+    "Instance weights"): an instance of weight c is c candidates at its
+    distance, so each kernel value copies c times in the sums of eqs. 8-10
+    (kernel[j] stays one candidate's: ``margin_coefficients`` multiplies),
+    and r's own max(c_r - 1, 0) further copies are hits at r's distance
+    to itself, dist[r]: 0 without missing values (they add to the hits'
+    sum and nothing to the margin), RELIEF-D's with them (``soft_margin``
+    adds their diff).  (``prepare`` leaves out the instances of weight
+    0.)"""
     n = group.shape[0]
     g = group[r]
-    near_hit = near_miss = np.inf
+    weighted = copies.shape[0] > 0
+    own = max(copies[r] - 1.0, 0.0) if weighted else 0.0
+    near_hit = dist[r] if own > 0.0 else np.inf
+    near_miss = np.inf
     for j in range(n):
         if j != r:
             if group[j] == g:
@@ -227,10 +264,13 @@ def soft_factors(r, group, dist, sigma, inliers, kernel):
         if j != r:
             if group[j] == g:
                 kernel[j] = np.exp((near_hit - dist[j]) / sigma)
-                sum_hit += kernel[j]
+                sum_hit += kernel[j] * copies[j] if weighted else kernel[j]
             else:
                 kernel[j] = np.exp((near_miss - dist[j]) / sigma)
-                sum_miss += kernel[j]
+                sum_miss += kernel[j] * copies[j] if weighted \
+                    else kernel[j]
+    if own > 0.0:
+        sum_hit += own * np.exp((near_hit - dist[r]) / sigma)
     gamma = 1.0
     if inliers:
         # gamma = S_H / (S_H + S_M), S = e^{-nearest / sigma} * sum
@@ -366,7 +406,8 @@ def dense_update(r, chosen, coef, count, num, nom, upd):
 @njit(**JIT)
 def _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
            tables, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
-           n_bits, factors, block_dist, block_kernel, sigma, inliers, out):
+           n_bits, factors, block_dist, block_kernel, sigma, inliers, copies,
+           out):
     """Chunk c of ``margins`` (the data's arrays one by one: numba 0.68
     cannot pass a named tuple into a parallel loop), for each instance r =
     visits[i] of visits[c * CHUNK:(c + 1) * CHUNK]:
@@ -384,7 +425,8 @@ def _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
 
     With ``planes`` (n rows: equal weights, nominal features) the nominal
     mismatches of four visits at a time are counted by popcount
-    (``nominal.mismatches_block4``, ReliefF's screen)."""
+    (``nominal.mismatches_block4``, ReliefF's screen).  ``copies``: the
+    instance weights (none: all 1)."""
     data = Data(num, nom, group, target, has_missing, False,
                 SparseRows(*rows), MissingTables(*tables))
     n = group.shape[0]
@@ -401,11 +443,11 @@ def _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
         r = visits[i]
         if has_missing:
             soft_margin(r, data, w, sigma, inliers, dist, chosen, coef,
-                        np.zeros(0), out[c])
+                        np.zeros(0), out[c], copies)
             continue
         if below:
             _pair_margins(r, group, factors, block_dist[i], block_kernel[i],
-                          sigma, coef)
+                          sigma, coef, copies)
             dense_update(r, chosen, coef, r, num, nom, out[c])
             continue
         if by_pairs:
@@ -421,21 +463,24 @@ def _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
         else:
             dense_distances(r, dist_num, dist_nom, w_num, w_nom, uniform,
                             dist)
-        found = soft_factors(r, group, dist, sigma, inliers, coef)
+        found = soft_factors(r, group, dist, sigma, inliers, coef, copies)
         if by_pairs:
             for k in range(4):
                 factors[r, k] = found[k]
         elif found[4] != 0.0:
-            count = margin_coefficients(r, group, found, chosen, coef)
+            count = margin_coefficients(r, group, found, chosen, coef,
+                                        copies)
             dense_update(r, chosen, coef, count, num, nom, out[c])
 
 
 @njit(**JIT)
-def _pair_margins(r, group, factors, dist, kernel, sigma, coef):
+def _pair_margins(r, group, factors, dist, kernel, sigma, coef, copies):
     """coef[j] for j < r: the coefficient of diff(., x_r, x_j) in r's
     margin (from r's kernel values) plus the one in j's (``soft_coefficient``
-    of j's factors)."""
+    of j's factors); with instance weights ``copies``, times copies[r]
+    copies[j] (``pair_weight``)."""
     _, hit_factor, _, miss_factor = factors[r]
+    weighted = copies.shape[0] > 0
     for j in range(r):
         f_j = factors[j]
         if group[j] == group[r]:
@@ -444,12 +489,15 @@ def _pair_margins(r, group, factors, dist, kernel, sigma, coef):
         else:
             coef[j] = kernel[j] * miss_factor + soft_coefficient(
                 False, dist[j], f_j[0], f_j[1], f_j[2], f_j[3], sigma)
+        if weighted:
+            coef[j] *= pair_weight(copies, r, j)
 
 
 @njit(parallel=True, **JIT)
 def margins(visits, below, num, nom, group, target, has_missing, rows,
             tables, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
-            n_bits, factors, block_dist, block_kernel, sigma, inliers, out):
+            n_bits, factors, block_dist, block_kernel, sigma, inliers, copies,
+            out):
     """The chunks of CHUNK ``visits`` in parallel (``_chunk``): out[c] = the
     summed margins of chunk c, or of its pairs (``below``), or the factors,
     distances and kernel values of its instances.  ``dist_num``,
@@ -461,7 +509,8 @@ def margins(visits, below, num, nom, group, target, has_missing, rows,
     for c in prange(out.shape[0]):
         _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
                tables, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
-               n_bits, factors, block_dist, block_kernel, sigma, inliers, out)
+               n_bits, factors, block_dist, block_kernel, sigma, inliers,
+               copies, out)
 
 
 def by_pairs(a):
@@ -476,9 +525,12 @@ def by_pairs(a):
     return update * a / 2 > exp / 2
 
 
-def _margin_sum(data, w, sigma, inliers, batch, progress, done, total):
+def _margin_sum(data, w, sigma, inliers, batch, progress, done, total,
+                copies):
     """nu * N: the soft margins of all instances added chunk by chunk, in
-    batches of ``batch`` instances with ``progress`` after each.
+    batches of ``batch`` instances with ``progress`` after each; with
+    instance weights ``copies`` (none: all 1), each margin times its
+    instance's weight (``margin_coefficients``; N their sum).
 
     Each instance adds its own margin, or (dense data without missing
     values, where ``by_pairs`` says it is faster; RELIEF-D's diffs are not
@@ -518,7 +570,7 @@ def _margin_sum(data, w, sigma, inliers, batch, progress, done, total):
                     data.target, data.has_missing, rows, tables, w, dist_num,
                     dist_nom, w_num, w_nom, uniform, planes, n_bits, factors,
                     block_dist, block_kernel, float(sigma), bool(inliers),
-                    out)
+                    copies, out)
         for part in out:            # chunk order, whatever the batches
             nu += part
         if progress is not None:
@@ -526,19 +578,21 @@ def _margin_sum(data, w, sigma, inliers, batch, progress, done, total):
     return nu
 
 
-def _sun_update(data, w, sigma, inliers, batch, progress, done, total):
+def _sun_update(data, w, sigma, inliers, batch, progress, done, total,
+                copies):
     """(T(w), ||(nu)_+||_2): Sun's new weights from w, (nu)_+ / ||(nu)_+||_2
-    (eq. 12; all 0 where no mean margin is positive)."""
-    n = data.group.shape[0]
+    (eq. 12; all 0 where no mean margin is positive); N, the number of
+    instances, is the sum of the instance weights ``copies`` where given."""
+    n = copies.sum() if copies.shape[0] else data.group.shape[0]
     nu = _margin_sum(data, w, sigma, inliers, batch, progress, done,
-                     total) / n
+                     total, copies) / n
     plus = np.maximum(nu, 0.0)
     norm = np.sqrt(np.dot(plus, plus))
     return (plus / norm if norm > 0 else plus), norm
 
 
 def _iterate(data, w, sigma, inliers, damping, max_iterations, tolerance,
-             batch, progress):
+             batch, progress, copies):
     """I-RELIEF's iterations from w^(0) = w: (w^(T), [w^(0), ..., w^(T)],
     residuals ||T(w^(t-1)) - w^(t-1)||_2, lambda_t, converged).
 
@@ -556,7 +610,7 @@ def _iterate(data, w, sigma, inliers, damping, max_iterations, tolerance,
     converged, last, reversals = False, None, 0
     for t in range(max_iterations):
         image, norm = _sun_update(data, w, sigma, inliers, batch, progress, t,
-                                  max_iterations)
+                                  max_iterations, copies)
         residual = image - w
         changes.append(float(np.sqrt(np.dot(residual, residual))))
         if norm == 0 or changes[-1] < tolerance:
@@ -610,7 +664,7 @@ def _batch(n, a, progress):
 
 def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
             tolerance=1e-3, inliers=True, damping="auto", progress=None,
-            n_jobs=None, feature_names=None):
+            n_jobs=None, feature_names=None, instance_weights=None):
     """I-RELIEF feature weights (Sun 2007; the module docstring has the
     equations).
 
@@ -651,6 +705,17 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
         ``max_iterations``); may raise to cancel.
     n_jobs : int, optional
         Threads (None or -1: all cores); the weights do not depend on it.
+    instance_weights : array (n_instances,), optional
+        Weights >= 0 of the instances (``relieff``'s; Orange's ``Table.W``):
+        an instance of weight c counts as c copies of itself, as a
+        candidate neighbour of every other instance (c times its kernel
+        value in the sums of eqs. 8-10), in the mean margin nu (its margin
+        c times, N the sum of the weights), and its own c - 1 further
+        copies are hits at distance 0 (they take a share of beta and raise
+        gamma, and add nothing to the margin).  Integer weights give the
+        weights of the table with each row repeated c times; weight 0
+        removes the instance.  None or all 1: the unweighted run.  Not yet
+        with missing values of numeric features (a ValueError).
 
     Returns
     -------
@@ -660,7 +725,16 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
                                     damping=damping)
     if sp.issparse(X):
         X = X.toarray()
-    prep = prepare(X, y, nominal, False, feature_names)
+    prep = prepare(X, y, nominal, False, feature_names, instance_weights)
+    copies = np.zeros(0) if prep.instance_weights is None \
+        else prep.instance_weights
+    if copies.shape[0] and np.isnan(prep.num).any():
+        raise ValueError("I-RELIEF with instance weights does not take "
+                         "missing values of numeric features yet (the "
+                         "compiled diffs it shares with ReliefF have no "
+                         "weighted RELIEF-D law of a numeric feature); "
+                         "impute them (e.g. Orange's Impute) or leave the "
+                         "instance weights out.")
     data = prep.data(False)
     n, a = data.group.shape[0], prep.n_used
     w = np.full(a, 1.0 / a) if a else np.zeros(0)
@@ -677,7 +751,7 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
         with threads(n_jobs):
             w, trace, changes, steps, converged = _iterate(
                 data, w, sigma, inliers, damping, max_iterations, tolerance,
-                batch, progress)
+                batch, progress, copies)
     if progress is not None:
         progress(1.0)
     points = to_features(np.array(trace).reshape(-1, a), prep)

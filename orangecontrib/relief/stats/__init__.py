@@ -49,7 +49,8 @@ from ..core import engine, quiet_warnings, ranking, relieff
 from ..core.backends import vectorised
 from ..core.backends.base import plan
 from ..core.backends.cuda.backend import check_device, kept_data
-from ..core.contract.prepare import several_targets, with_target
+from ..core.contract.prepare import (check_instance_weights, several_targets,
+                                     with_target)
 from ..core.registry import Entry, lookup
 from ..core.messages import warn
 from ..core.options import (is_real, random_generator, results_rows,
@@ -233,6 +234,20 @@ def _known_target(y):
     return y, np.flatnonzero(~unknown)
 
 
+def _drawn_rows(X, y, options):
+    """(y as floats, the rows that permutations and resamples draw from,
+    the checked instance weights of ``options`` or None): the rows with a
+    known target and, with instance weights, a positive weight (a row of
+    weight 0 is not in the data, as ``prepare`` leaves it out), so that
+    weight 0 draws as the row removed."""
+    y, known = _known_target(y)
+    weights = check_instance_weights(options.get("instance_weights"),
+                                     np.shape(X)[0])
+    if weights is not None:
+        known = known[weights[known] > 0]
+    return y, known, weights
+
+
 def _refit(X, y, nominal, options):
     """The weights of a refit; its warnings are those of the first fit."""
     with quiet_warnings():
@@ -244,13 +259,13 @@ _RUN_OPTIONS = ("device", "kernels", "status")
 
 
 @contextmanager
-def _target_refits(X, y, nominal, options):
+def _target_refits(X, y, nominal, options, known):
     """``refit(target)``: the weights of a refit with ``target`` for the
-    rows of known ``y``.  On the GPU (``device="cuda"``, dense data) X is
-    prepared once and kept on the device: each refit is planned on the same
-    prepared data with its target (``prepare.with_target``, the numbers of
-    a whole ``prepare``), and its run sends only the target's arrays
-    (``kept_data``).  Elsewhere each refit is a whole ``relieff``."""
+    rows ``known`` (``_drawn_rows``).  On the GPU (``device="cuda"``,
+    dense data) X is prepared once and kept on the device: each refit is
+    planned on the same prepared data with its target
+    (``prepare.with_target``, the numbers of a whole ``prepare``), and its
+    run sends only the target's arrays (``kept_data``).  Elsewhere each refit is a whole ``relieff``."""
     accepted = set(inspect.signature(engine.relieff_options).parameters)
     accepted |= {"feature_names", "class_names", *_RUN_OPTIONS}
     if (check_device(options.get("device")) != "cuda" or sp.issparse(X)
@@ -258,7 +273,7 @@ def _target_refits(X, y, nominal, options):
             or options.get("variant", "relieff") not in named(visits=True)):
         def whole(target):
             permuted = y.copy()
-            permuted[_known_target(y)[1]] = target
+            permuted[known] = target
             return _refit(X, permuted, nominal, options)
         yield whole
         return
@@ -311,20 +326,20 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
     if permute not in ("target", "feature"):
         raise ValueError(f"permute must be 'target' or 'feature'; got "
                          f"{permute!r}.")
-    y, known = _known_target(y)
+    y, known, weights = _drawn_rows(X, y, relieff_options)
     observed = relieff(X, y, nominal, **relieff_options).weights
     rng = random_generator(permutation_seed, "permutation_seed")
     if permute == "target":
         null = results_rows(R, observed.shape[0], "n_permutations")
         permuted = y.copy()
-        with _target_refits(X, y, nominal, relieff_options) as refit:
+        with _target_refits(X, y, nominal, relieff_options, known) as refit:
             for i in range(R):
                 permuted[known] = y[rng.permutation(known)]
                 null[i] = refit(permuted[known])
                 _report(progress, i + 1, R)
     else:
         null = _feature_nulls(X, y, nominal, observed, R, rng, progress,
-                              relieff_options)
+                              relieff_options, weights)
     with np.errstate(invalid="ignore"):
         # (a rounding residue must not beat the observed weight: compare
         # with a relative 1e-12)
@@ -340,10 +355,13 @@ def permutation_test(X, y, nominal=None, *, n_permutations=99,
                         p_max_t=p_max_t, n_permutations=R)
 
 
-def _feature_nulls(X, y, nominal, observed, R, rng, progress, options):
+def _feature_nulls(X, y, nominal, observed, R, rng, progress, options,
+                   weights=None):
     """null[r, f]: the weight of feature f after its column alone was
     permuted (draw r); features without a weight to test (constant, no
-    known value) are not refitted."""
+    known value) are not refitted.  With instance ``weights`` the column
+    is permuted among the rows of positive weight (each weight stays with
+    its row; a row of weight 0 is not in the data)."""
     a = observed.shape[0]
     null = results_rows(R, a, "n_permutations", zeros=True)
     tested = [f for f in range(a) if not np.isnan(observed[f])
@@ -351,10 +369,13 @@ def _feature_nulls(X, y, nominal, observed, R, rng, progress, options):
     sparse = sp.issparse(X)
     X = X.tocsc() if sparse else np.asarray(X, dtype=float)
     done, total = 0, R * max(len(tested), 1)
+    rows = None if weights is None else np.flatnonzero(weights > 0)
     for f in tested:
         column = X[:, [f]].toarray().ravel() if sparse else X[:, f].copy()
         for r in range(R):
-            if sparse:
+            if rows is not None:
+                shuffled = _permuted_rows(X, f, column, rows, rng)
+            elif sparse:
                 shuffled = sp.hstack(
                     [X[:, :f], sp.csc_matrix(rng.permutation(column)[:, None]),
                      X[:, f + 1:]], format="csr")
@@ -368,6 +389,19 @@ def _feature_nulls(X, y, nominal, observed, R, rng, progress, options):
     return null
 
 
+def _permuted_rows(X, f, column, rows, rng):
+    """X (dense, or sparse as CSR) with the values of feature f permuted
+    among ``rows`` alone."""
+    values = column.copy()
+    values[rows] = column[rng.permutation(rows)]
+    if sp.issparse(X):
+        return sp.hstack([X[:, :f], sp.csc_matrix(values[:, None]),
+                          X[:, f + 1:]], format="csr")
+    shuffled = X.copy()
+    shuffled[:, f] = values
+    return shuffled
+
+
 def stir(X, y, nominal=None, *, progress=None, **relieff_options):
     """STIR p-values of ReliefF's weights (classification), from the pairs of
     one run: for every feature the weighted pooled t-test of the miss diffs
@@ -377,8 +411,8 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
     misses of class C), so the miss and hit weights of a visit each sum to
     1 and mean_miss - mean_hit is the ReliefF weight.  The sums come from
     the run on dense data (on the GPU with ``device="cuda"``); on sparse
-    data from the engine's vectorised path on the CPU.  Returns a
-    ``Significance``."""
+    data from the engine's vectorised path on the CPU.  Instance weights
+    are refused for now.  Returns a ``Significance``."""
     if relieff_options.get("regression"):
         raise ValueError("STIR has no regression form (its authors' NPDR "
                          "tests another statistic); for RReliefF use "
@@ -396,6 +430,12 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
                          "compat=None.")
     if relieff_options.get("trace_every"):
         raise ValueError("stir() gives no trace; leave trace_every out.")
+    if check_instance_weights(relieff_options.get("instance_weights"),
+                              np.shape(X)[0]) is not None:
+        raise ValueError("STIR does not take instance weights yet (the "
+                         "engine's sums over the neighbour pairs count each "
+                         "pair once); leave the instance weights out, or "
+                         "use the permutation test.")
     if sp.issparse(X):
         weights = relieff(X, y, nominal, **relieff_options).weights
         sums = _sparse_pair_sums(X, y, nominal, progress, relieff_options)
@@ -478,7 +518,8 @@ def npdr(X, y, nominal=None, *, covariates=None, covariate_nominal=None,
          k_nearest=10, separate_hit_miss=False, misses="per_class",
          n_iterations=None, random_state=0, n_jobs=None, progress=None,
          feature_names=None, variant="relieff", weight_by_distance=False,
-         sigma=2.0, T=None, compat=None, class_names=None, device=None):
+         sigma=2.0, T=None, compat=None, class_names=None, device=None,
+         instance_weights=None):
     """NPDR, nearest-neighbour projected-distance regression (Le, Dawkins &
     McKinney, Bioinformatics 36(9), 2020): for every feature A, over the
     (instance, neighbour) pairs (i, j)::
@@ -512,12 +553,22 @@ def npdr(X, y, nominal=None, *, covariates=None, covariate_nominal=None,
     unit of diff (a feature's full range), ``standard_errors``, ``t``,
     ``df``.  A feature whose diffs do not vary over the pairs, or are a
     combination of the covariates' diffs, gets p = 1 and coefficient NaN;
-    one with no known value NaN."""
+    one with no known value NaN.
+
+    ``instance_weights`` (``relieff``'s): the weighted regression of the
+    pairs that the table with each row repeated w times has, each pair
+    once per copy (``npdr_parts.weighted_pair_rows``): a pair of instances
+    i and j counts w_i times j's slots among i's neighbours (within a
+    radius, w_i w_j times), and i's pairs with its own w_i - 1 copies
+    (every diff and the outcome 0) take part; the degrees of freedom are
+    the pairs' total weight less the coefficients.  Not with missing
+    values of numeric features (a ValueError)."""
     problem, y, _ = _npdr_problem(
         X, y, nominal, covariates, covariate_nominal, covariate_names,
         regression, neighbours, k_nearest, separate_hit_miss, misses,
         n_iterations, random_state, n_jobs, feature_names, variant,
-        weight_by_distance, sigma, T, compat, _phase(progress, 0, 0.5))
+        weight_by_distance, sigma, T, compat, _phase(progress, 0, 0.5),
+        instance_weights)
     fits = problem.fits(pair_outcome(y, problem.pairs, regression),
                         _phase(progress, 0.5, 1.0))
     _warn_fits(fits, feature_names)
@@ -534,7 +585,8 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
                      n_iterations=None, random_state=0, n_jobs=None,
                      progress=None, feature_names=None, variant="relieff",
                      weight_by_distance=False, sigma=2.0, T=None,
-                     compat=None, class_names=None, device=None):
+                     compat=None, class_names=None, device=None,
+                     instance_weights=None):
     """NPDR's statistic t = b_A / se(b_A) (``npdr``, the same options)
     against ``n_permutations`` (R) draws of the target under the null that
     no feature adds to the covariates: p = (1 + #{t* >= t}) / (R + 1), and
@@ -553,7 +605,9 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
     neighbourhoods (the default) the pairs do not depend on the target, so
     each draw only refits the regressions on the same pairs; with
     ``separate_hit_miss`` each draw finds its own neighbours.  Draws come
-    from ``default_rng(permutation_seed)``."""
+    from ``default_rng(permutation_seed)``.  ``instance_weights`` as
+    ``npdr`` takes them, each kept with its row by the draws (whose null
+    model of the covariates' part is fitted without them)."""
     R = whole_number(n_permutations, "n_permutations")
     bins = whole_number(strata_bins, "strata_bins")
     if class_draws not in CLASS_DRAWS:
@@ -564,7 +618,8 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
         X, y, nominal, covariates, covariate_nominal, covariate_names,
         regression, neighbours, k_nearest, separate_hit_miss, misses,
         n_iterations, random_state, n_jobs, feature_names, variant,
-        weight_by_distance, sigma, T, compat, _phase(progress, 0, 1 / (R + 2)))
+        weight_by_distance, sigma, T, compat,
+        _phase(progress, 0, 1 / (R + 2)), instance_weights)
     fits = problem.fits(pair_outcome(y, problem.pairs, regression))
     _warn_fits(fits, feature_names)
     observed = fits.statistics
@@ -602,9 +657,10 @@ def _npdr_problem(X, y, nominal, covariates, covariate_nominal,
                   covariate_names, regression, neighbours, k_nearest,
                   separate_hit_miss, misses, n_iterations, random_state,
                   n_jobs, feature_names, variant, weight_by_distance, sigma,
-                  T, compat, progress):
+                  T, compat, progress, instance_weights=None):
     """The checked inputs' NPDR ``Problem`` (rows with a missing target
-    left out, with a warning), the known target and the ``Covariates``."""
+    left out, with a warning, and rows of instance weight 0), the known
+    target and the ``Covariates``."""
     check_npdr_options(regression, neighbours, k_nearest, separate_hit_miss,
                        misses, variant, weight_by_distance, sigma, T, compat,
                        n_jobs)
@@ -616,6 +672,17 @@ def _npdr_problem(X, y, nominal, covariates, covariate_nominal,
     if not known.all():
         warn(f"{int((~known).sum())} instance(s) with a missing class "
              f"value were left out.", stacklevel=3)
+    weights = check_instance_weights(instance_weights, X.shape[0])
+    if weights is not None:
+        known &= weights > 0        # (not in the data)
+        if np.isnan(X[known][:, ~_nominal_mask(nominal, X.shape[1])]).any():
+            raise ValueError("NPDR with instance weights does not take "
+                             "missing values of numeric features yet (the "
+                             "compiled diffs of its pairs have no weighted "
+                             "RELIEF-D law); impute them or leave the "
+                             "instance weights out.")
+        weights = weights[known]
+    if not known.all():
         X, y = X[known], y[known]
         if checked is not None:
             checked = checked._replace(values=checked.values[known])
@@ -624,8 +691,14 @@ def _npdr_problem(X, y, nominal, covariates, covariate_nominal,
                       separate_hit_miss=separate_hit_miss, misses=misses,
                       n_iterations=n_iterations, random_state=random_state,
                       n_jobs=n_jobs, feature_names=feature_names,
-                      progress=progress)
+                      progress=progress, instance_weights=weights)
     return problem, y, checked
+
+
+def _nominal_mask(nominal, a):
+    """The boolean mask of the nominal features (none when None)."""
+    return np.zeros(a, bool) if nominal is None \
+        else np.asarray(nominal, dtype=bool).ravel()
 
 
 def as_target(y, n):
@@ -685,14 +758,15 @@ def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,
     replacement), seeded by ``resample_seed``, and summarise the ranks
     (``Stability``).  ``top_k`` (default: 10, or half the features when
     there are fewer than 20) is the size of the sets whose consistency is
-    measured.  ``progress(fraction)`` after each refit may raise to
-    cancel."""
+    measured.  With ``instance_weights`` (``relieff``'s) the rows of
+    positive weight are drawn, each with its weight.  ``progress(fraction)``
+    after each refit may raise to cancel."""
     B = whole_number(n_resamples, "n_resamples")
     if B < 2:
         raise ValueError("stability needs at least 2 resamples.")
     if not 0 < fraction <= 1:
         raise ValueError(f"fraction must be in (0, 1]; got {fraction!r}.")
-    y, known = _known_target(y)
+    y, known, instance_weights = _drawn_rows(X, y, relieff_options)
     weights = relieff(X, y, nominal, **relieff_options).weights
     a = weights.shape[0]
     if a < 2:
@@ -712,7 +786,9 @@ def stability(X, y, nominal=None, *, n_resamples=50, fraction=0.632,
     ranks = results_rows(B, a, "n_resamples")
     for i in range(B):
         rows = np.sort(rng.choice(known, size, replace=bootstrap))
-        resampled = _refit(X[rows], y[rows], nominal, relieff_options)
+        options = relieff_options if instance_weights is None else dict(
+            relieff_options, instance_weights=instance_weights[rows])
+        resampled = _refit(X[rows], y[rows], nominal, options)
         ranks[i, ranking(resampled)] = np.arange(1, a + 1)
         _report(progress, i + 1, B)
     tops = [np.flatnonzero(row <= top_k) for row in ranks]
@@ -741,7 +817,8 @@ class Test(Entry):
     ``covariate_names``, and they take no part in the distance);
     ``several_targets``: it takes a y of several targets (multi-target
     RReliefF; the permutation tests permute the rows of targets
-    together)."""
+    together); ``instance_weights``: it takes ``relieff``'s instance
+    weights."""
     function: object
     permutations: bool = True
     refits_per_feature: bool = False
@@ -752,6 +829,7 @@ class Test(Entry):
     weka: bool = True
     covariates: bool = False
     several_targets: bool = True
+    instance_weights: bool = True
 
     def cost(self, n_permutations, n_features):
         """The test's cost in runs of the scorer."""
@@ -762,10 +840,10 @@ class Test(Entry):
 
     def unsupported(self, variant="relieff", regression=False,
                     neighbours="k", compat=None, covariates=False,
-                    several_targets=False):
-        """Why the test does not apply to these options (``covariates``:
-        whether any are given; ``several_targets``: whether the data has
-        several), or None."""
+                    several_targets=False, instance_weights=False):
+        """Why the test does not apply to these options (``covariates``,
+        ``instance_weights``: whether any are given; ``several_targets``:
+        whether the data has several), or None."""
         if several_targets and not self.several_targets:
             return (f"{self.display_name} takes one target (its pairs' "
                     "statistics are one class's or one target's)")
@@ -779,6 +857,8 @@ class Test(Entry):
             return f"{self.display_name} is not part of Weka's ReliefF"
         if covariates and not self.covariates:
             return f"{self.display_name} does not adjust for covariates"
+        if instance_weights and not self.instance_weights:
+            return f"{self.display_name} does not take instance weights"
         return None
 
     def run(self, X, y, nominal=None, *, n_permutations=99,
@@ -836,7 +916,8 @@ TESTS = {test.name: test for test in (
          "treats the pairs as independent, so it finds too much on small "
          "data (doc: statistics)",
          stir, permutations=False, variants=STIR_VARIANTS, regression=False,
-         far_rules=False, weka=False, several_targets=False),
+         far_rules=False, weka=False, several_targets=False,
+         instance_weights=False),
     Test("npdr_permutation", "NPDR, permutations (covariates)",
          "NPDR regresses each feature's differences over the neighbour "
          "pairs, adjusted for the covariates' differences; p from R "

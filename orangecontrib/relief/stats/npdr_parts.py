@@ -25,11 +25,13 @@ import scipy.sparse as sp
 from scipy import stats as scipy_stats
 from scipy.optimize import minimize
 
-from ..core.backends import warmup
+from ..core.backends import vectorised, warmup
 from ..core.backends.compiled.npdr_kernels import (COMPILED, FIT_ALIASED,
                                                    FIT_DIVERGED, Pairs,
-                                                   kernel_set, neighbour_pairs)
+                                                   kernel_set, neighbour_pairs,
+                                                   slot_share)
 from ..core.options import check_options, random_generator, whole_number
+from ..core.contract.neighbours import MODE_ANY
 from ..core.contract.prepare import as_floats, prepare
 from ..core.rules import names, rule
 from ..core.backends.runtime import threads
@@ -205,6 +207,49 @@ def choose_kernels(prep, neighbours):
     return NPDR_FIRST_USE
 
 
+def weighted_pair_rows(prep, hood, group, counts, rows):
+    """NPDR's pairs of visiting ``rows`` with instance weights
+    (``prep.instance_weights``; ``npdr_kernels.Kernels.rows``'s
+    arguments), each pair weighted as often as the table with each row
+    repeated w times has it: the engine's weighted neighbours of a visit
+    (``vectorised.weighted_neighbours``: a row of weight w fills w of the
+    k slots, the visited row's own w - 1 copies among them, at its
+    distance to itself), each pair's weight its neighbour's slots
+    (``slot_share`` of the groups' weights) times the visited row's
+    weight; within a radius, the two rows' weights.  The visited row's
+    pairs with its own copies (diffs 0 without missing values, outcome 0)
+    are pairs (r, r)."""
+    weights = prep.instance_weights
+    total = float(weights.sum())
+    group_weights = np.bincount(group, weights=weights,
+                                minlength=counts.shape[0])
+    any_miss = hood.mode == MODE_ANY
+    ones = np.ones(prep.n_used)
+    first, second, weight = [], [], []
+    for start in range(0, len(rows), vectorised.BLOCK):
+        block = rows[start:start + vectorised.BLOCK]
+        dist = vectorised.distances(prep, block)
+        for b, r in enumerate(block):
+            copies = vectorised.copies_seen(prep, r)
+            if hood.uses_k:
+                chosen, coef = vectorised.weighted_neighbours(
+                    r, dist[b], group, hood, copies)
+                slots = np.array([
+                    slot_share(hood, c, group[r], group[j], group_weights,
+                               any_miss, total)
+                    for j, c in zip(chosen, coef)], dtype=float)
+            else:
+                chosen, _, _ = vectorised.weighted_radius_neighbours(
+                    r, dist[b], group, hood, ones, copies)
+                slots = copies[chosen]
+            first.append(np.full(chosen.shape[0], r, np.int32))
+            second.append(chosen.astype(np.int32))
+            weight.append(weights[r] * slots)
+    if not first:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0)
+    return tuple(map(np.concatenate, (first, second, weight)))
+
+
 class Problem:
     """One NPDR problem: the prepared features, their pairs and the
     covariates' diffs over them; ``fits(outcome)`` fits every feature.
@@ -215,12 +260,14 @@ class Problem:
     ``separate_hit_miss``) nothing but the pairs' outcome depends on y: the
     features are prepared as for a numeric target (RELIEF-D's laws of a
     missing value are those of all instances), so a permuted target only
-    changes the outcome (``permuted``).
+    changes the outcome (``permuted``).  ``instance_weights`` (> 0, one per
+    row, or None) weight the pairs (``weighted_pair_rows``).
     """
 
     def __init__(self, X, y, nominal, covariates, *, regression, neighbours,
                  k_nearest, separate_hit_miss, misses, n_iterations,
-                 random_state, n_jobs, feature_names=None, progress=None):
+                 random_state, n_jobs, feature_names=None, progress=None,
+                 instance_weights=None):
         self.regression, self.n_jobs = regression, n_jobs
         self.blind = regression or not separate_hit_miss
         self.inputs = (X, nominal, covariates)
@@ -228,8 +275,10 @@ class Problem:
                             separate_hit_miss=separate_hit_miss,
                             misses=misses, n_iterations=n_iterations,
                             random_state=random_state, n_jobs=n_jobs,
-                            feature_names=feature_names)
-        self.prep = prepare(X, y, nominal, self.blind, feature_names)
+                            feature_names=feature_names,
+                            instance_weights=instance_weights)
+        self.prep = prepare(X, y, nominal, self.blind, feature_names,
+                            instance_weights)
         n = self.prep.group.shape[0]
         if n_iterations is None:
             self.rows = np.arange(n)
@@ -246,6 +295,8 @@ class Problem:
         self.pairs = Pairs(np.zeros(0, np.int32), np.zeros(0, np.int32),
                            np.zeros(0))
         self.kernels = choose_kernels(self.prep, neighbours)
+        if self.prep.instance_weights is not None:
+            self.kernels = self.kernels._replace(rows=weighted_pair_rows)
         if self.prep.n_used:
             self.pairs = neighbour_pairs(
                 self.prep, class_blind=self.blind, neighbours=neighbours,

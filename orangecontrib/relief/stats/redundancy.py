@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import ranking, relieff
+from ..core.contract.prepare import check_instance_weights
 from ..core.variants import variant
 
 __all__ = ["visit_updates", "update_redundancy", "relief_redundancy",
@@ -97,7 +98,8 @@ def relief_redundancy(X, y, nominal=None, *, top=TOP, **options):
     the redundancy of its ``top`` best features from the updates of the same
     run (``visit_updates``, ``update_redundancy``).  ``options`` are
     ``relieff``'s keyword arguments (not ``trace_every``, ``regression`` or
-    ``variant="irelief"``, which have no per-visit updates)."""
+    ``variant="irelief"``, which have no per-visit updates, nor instance
+    weights, whose run's trace does not give them)."""
     if isinstance(top, bool) or not isinstance(top, (int, np.integer)) \
             or top < 1:
         raise ValueError(f"top must be a whole number of features >= 1; "
@@ -113,6 +115,12 @@ def relief_redundancy(X, y, nominal=None, *, top=TOP, **options):
     if "trace_every" in options:
         raise ValueError("relief_redundancy records the trace itself; leave "
                          "out trace_every.")
+    if check_instance_weights(options.get("instance_weights"),
+                              np.shape(X)[0]) is not None:
+        raise ValueError("Redundancy from Relief's updates reads each "
+                         "visit's update from the trace of a run in which "
+                         "every instance counts once; it does not take "
+                         "instance weights yet: leave them out.")
     n, a = np.shape(X)
     m = options.get("n_iterations") or n
     if m * a > MAX_TRACE_VALUES:

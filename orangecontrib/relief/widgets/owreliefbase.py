@@ -36,7 +36,8 @@ from orangecontrib.relief.core.rules import RULES
 from orangecontrib.relief.stats.redundancy import THRESHOLD, TOP
 from orangecontrib.relief.scoring import (CovariatesToMetas, SelectNonRedundant,
                                           SelectSignificant,
-                                          covariates_to_metas)
+                                          covariates_to_metas,
+                                          has_instance_weights)
 from orangecontrib.relief.stats import (NPDR_DEFAULT, TESTS,
                                         unreachable_threshold)
 from orangecontrib.relief.widgets.owscoringbase import (
@@ -436,6 +437,10 @@ class OWReliefBase(OWScoringBase, openclass=True):
         if self.data is not None and _regression(self.data.domain):
             return ("A numeric target: RReliefF's estimate is no mean of "
                     "per-visit updates, so redundancy cannot be measured.")
+        if self.data is not None and has_instance_weights(self.data):
+            return ("Instance weights: redundancy is measured from a run in "
+                    "which every instance counts once; it does not take "
+                    "weights yet.")
         return None
 
     def skip_active(self) -> bool:

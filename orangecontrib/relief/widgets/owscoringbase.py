@@ -2,7 +2,8 @@
 pdReliefF: ``owreliefbase.OWReliefBase``; I-RELIEF: ``owirelief``): the
 signals, the selection and plot settings, the table of weights and the
 plots' place, the run's parts kept as they arrive, Cancel, the outputs, and
-the checks of stored settings and of instance weights.  A widget adds its
+the checks of stored settings, and the message that instance weights are
+used.  A widget adds its
 controls, its scorer, its data checks and its commit."""
 import copy
 import numbers
@@ -115,15 +116,13 @@ class OWScoringBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
 
     class Warning(OWWidget.Warning):
         scorer_warning = Msg("{}")
-        instance_weights = Msg("The data's instance weights are ignored: "
-                               "every instance counts once, as without "
-                               "weights.")
         bad_settings = Msg("Stored settings that cannot be used were "
                            "reset: {}.")
 
     class Information(OWWidget.Information):
         cancelled = Msg("Computation was cancelled; "
                         "apply again to restart it.")
+        instance_weights = Msg("Instance weights are used.")
 
     select_percent = Setting(0)  # 0: top N, 1: top p % (2: q < alpha)
     n_selected = Setting(5)
@@ -161,7 +160,9 @@ class OWScoringBase(OWWidget, ConcurrentWidgetMixin, openclass=True):
         self.Warning.bad_settings(", ".join(reset), shown=bool(reset))
 
     def _show_instance_weights(self, data):
-        self.Warning.instance_weights(
+        """Say that the table's instance weights (``Table.W``) are used: an
+        instance of weight w counts as w copies of itself."""
+        self.Information.instance_weights(
             shown=data is not None and has_instance_weights(data))
 
     @Inputs.data

@@ -26,9 +26,10 @@ from . import moved
 moved.install()    # the old module paths import (doc/architecture.md)
 
 from .core import ReliefResult, ReliefWarning, relieff
+from .corelearn import corelearn_estimator
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
-           "TuRF", "Iter", "VLS", "relieff",
+           "TuRF", "Iter", "VLS", "relieff", "corelearn_estimator",
            "ReliefResult", "ReliefWarning"]
 
 _SCORERS = frozenset(("ReliefF", "DReliefF", "PDReliefF", "RReliefF",

@@ -1,0 +1,147 @@
+"""CORElearn's Relief estimators by their names (R's ``attrEval``, CORElearn
+1.57 by Robnik-Sikonja), as options of this package's one engine.
+
+``ESTIMATORS`` maps each name of CORElearn's Relief family to an entry:
+the ``relieff`` keywords that compute the same estimate (with CORElearn's
+defaults, ``kNearestEqual = 10``, ``kNearestExpRank = 70``,
+``quotientExpRankDistance = 20``), or, for an estimator this engine does
+not compute yet, the reason.  ``corelearn_estimator(name)`` gives the
+keywords or raises a ValueError that says so; the scorers, the selector and
+the command line read them (``estimator=``, ``--estimator``).
+
+The numbers agree with CORElearn run with ``ReliefIterations = 0`` (every
+instance visited) and ``numAttrProportionEqual = 0``,
+``numAttrProportionDifferent = 1`` (its ramp of numeric diffs is then the
+plain |v1 - v2| / range; CORElearn's defaults 0.04 and 0.1 ramp the diff
+from 0 at 4 % of the range to 1 at 10 %), on data without distance ties,
+duplicate instances or missing values: where those occur CORElearn departs
+from ``doc/semantics.md`` (``doc/corelearn.md`` lists how, and the largest
+differences measured on GAMETES, CorrAl, MONK, heart_disease, housing):
+
+* a tie at the k-th distance: CORElearn keeps the first instances its
+  partial heap sort leaves (ours share the k-th slots); in ``ReliefFexpRank``
+  tied neighbours take the influence of the first rank of their tie (ours:
+  the mean influence of the ranks they occupy);
+* classification skips every instance at distance 0 from the visited one
+  (its duplicates are neither hits nor misses; ours counts them);
+* a missing value: 1 - P(v | class) with Laplace's correction, numeric
+  values counted in intervals (ours: RELIEF-D's empirical laws);
+* an increment of a hit or miss group at most 1e-7 is dropped.
+"""
+from dataclasses import dataclass, field
+
+from .core.registry import Entry, lookup
+
+__all__ = ["ESTIMATORS", "Estimator", "corelearn_estimator", "names"]
+
+#: CORElearn's defaults of the neighbourhood sizes and the rank width
+K_EQUAL = 10
+K_EXP_RANK = 70
+SIGMA_EXP_RANK = 20.0
+
+
+@dataclass(frozen=True)
+class Estimator(Entry):
+    """One of CORElearn's Relief estimators: ``options`` are ``relieff``'s
+    keywords that compute it (``None``: not computed by this engine, and
+    ``missing`` says why)."""
+    regression: bool = False
+    options: dict = field(default=None, hash=False, compare=False)
+    missing: str = ""
+
+    @property
+    def available(self):
+        return self.options is not None
+
+
+def _built(name, description, regression=False, **options):
+    return Estimator(name, name, description, regression,
+                     dict(options, regression=regression))
+
+
+def _missing(name, description, why, regression=False):
+    return Estimator(name, name, description, regression, None, why)
+
+
+_NOT_YET = ("this engine has no {} yet (issue 40, item 3, not reached); "
+            "use ReliefFequalK, ReliefFexpRank or Relief")
+_COSTS = _NOT_YET.format("cost matrix")
+
+
+def _registry(*entries):
+    return {entry.name: entry for entry in entries}
+
+
+ESTIMATORS = _registry(
+    _built("ReliefFequalK", "ReliefF with k = 10 nearest hits and misses "
+           "of each class, of equal influence", k_nearest=K_EQUAL),
+    _built("ReliefFexpRank", "ReliefF with k = 70 nearest, the neighbour at "
+           "rank r of influence exp(-(r / 20)^2)", k_nearest=K_EXP_RANK,
+           weight_by_distance=True, sigma=SIGMA_EXP_RANK),
+    _built("Relief", "Kira and Rendell's Relief: the nearest hit and the "
+           "nearest miss (of any other class)", k_nearest=1, misses="any"),
+    _missing("ReliefFbestK", "ReliefF with the best of k = 1 ... n - 1",
+             _NOT_YET.format("best-k mode")),
+    _missing("MyopicReliefF", "Myopic ReliefF (its Gini-like closed form)",
+             _NOT_YET.format("myopic closed form")),
+    _missing("ReliefFmerit", "ReliefF with the merit of a neighbour",
+             _NOT_YET.format("merit mode")),
+    _missing("ReliefFdistance", "ReliefF with neighbours of influence "
+             "1 / distance", _NOT_YET.format("distance influence")),
+    _missing("ReliefFsqrDistance", "ReliefF with neighbours of influence "
+             "1 / distance^2", _NOT_YET.format("distance influence")),
+    _missing("ReliefFexpC", "ReliefF with expected costs of "
+             "misclassification", _COSTS),
+    _missing("ReliefFavgC", "ReliefF with average costs of "
+             "misclassification", _COSTS),
+    _missing("ReliefFpe", "ReliefF with expected cost probabilities",
+             _COSTS),
+    _missing("ReliefFpa", "ReliefF with average cost probabilities",
+             _COSTS),
+    _missing("ReliefFsmp", "ReliefF with sampling by expected cost",
+             _COSTS),
+    _missing("ReliefKukar", "ReliefF with Kukar's costs", _COSTS),
+    _built("RReliefFequalK", "RReliefF with k = 10 nearest of equal "
+           "influence", regression=True, k_nearest=K_EQUAL),
+    _built("RReliefFexpRank", "RReliefF with k = 70 nearest, the neighbour "
+           "at rank r of influence exp(-(r / 20)^2)", regression=True,
+           k_nearest=K_EXP_RANK, weight_by_distance=True,
+           sigma=SIGMA_EXP_RANK),
+    _missing("RReliefFbestK", "RReliefF with the best of k = 1 ... n - 1",
+             _NOT_YET.format("best-k mode"), regression=True),
+    _missing("RReliefFwithMSE", "RReliefF combined with the MSE of the mean",
+             _NOT_YET.format("MSE combination"), regression=True),
+    _missing("RReliefFdistance", "RReliefF with neighbours of influence "
+             "1 / distance", _NOT_YET.format("distance influence"),
+             regression=True),
+    _missing("RReliefFsqrDistance", "RReliefF with neighbours of influence "
+             "1 / distance^2", _NOT_YET.format("distance influence"),
+             regression=True),
+)
+
+
+def names(regression=None, available=None):
+    """The estimators' names, in CORElearn's order: those for a class
+    (``regression=False``) or a numeric target (``True``), those this engine
+    computes (``available=True``)."""
+    return [name for name, entry in ESTIMATORS.items()
+            if regression in (None, entry.regression)
+            and available in (None, entry.available)]
+
+
+def corelearn_estimator(name, regression=None):
+    """``relieff``'s keywords that compute CORElearn's estimator ``name``
+    (a new dict each call).  ``regression``, when given, is the kind of the
+    data's target; a ValueError says when the estimator is for the other
+    kind, is unknown, or is not computed by this engine."""
+    entry = lookup(ESTIMATORS, name, "estimator")
+    if regression is not None and bool(regression) != entry.regression:
+        kind = "a numeric target" if entry.regression else "a class"
+        other = names(regression=bool(regression), available=True)
+        raise ValueError(
+            f"CORElearn's {name} is for {kind}; for this data use one of "
+            f"{', '.join(other)}.")
+    if not entry.available:
+        raise ValueError(f"CORElearn's {name} is not available: "
+                         f"{entry.missing}.")
+    return dict(entry.options)

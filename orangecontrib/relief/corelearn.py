@@ -63,8 +63,7 @@ def _missing(name, description, why, regression=False):
     return Estimator(name, name, description, regression, None, why)
 
 
-_NOT_YET = ("this engine has no {} yet (issue 40, item 3, not reached); "
-            "use ReliefFequalK, ReliefFexpRank or Relief")
+_NOT_YET = "this engine has no {} yet (issue 40, item 3, not reached)"
 _COSTS = _NOT_YET.format("cost matrix")
 
 
@@ -142,6 +141,7 @@ def corelearn_estimator(name, regression=None):
             f"CORElearn's {name} is for {kind}; for this data use one of "
             f"{', '.join(other)}.")
     if not entry.available:
+        other = names(regression=entry.regression, available=True)
         raise ValueError(f"CORElearn's {name} is not available: "
-                         f"{entry.missing}.")
+                         f"{entry.missing}; use one of {', '.join(other)}.")
     return dict(entry.options)

@@ -39,6 +39,7 @@ from .core.backends.cuda.backend import check_device
 from .core.options import is_real, is_whole, whole_number
 from .core.registry import lookup
 from .core.variants import variant as variant_named
+from .corelearn import corelearn_estimator
 from .wrappers.iterated import iter_relief
 from .wrappers.turf import turf
 from .wrappers.vls import vls
@@ -385,6 +386,13 @@ class ReliefFSelector(_RankingSelector):
     verbose : bool, default=False
         Print the data ``fit`` sees (instances, features, nominal ones,
         target, k), the time it took and the best features.
+    estimator : str, default=None
+        One of CORElearn's Relief estimators by its name (R's ``attrEval``;
+        ``orangecontrib.relief.corelearn.names()``), e.g. "ReliefFexpRank"
+        or "RReliefFequalK": it sets ``k_nearest``, ``weight_by_distance``,
+        ``sigma`` and ``misses`` (given values of these are not used).
+        One for the other kind of target, or one not computed here, is a
+        ValueError at ``fit``.
     compat : {None, "weka"}, default=None
         ``"weka"``: the numbers of Weka's ``ReliefFAttributeEval``, to the
         last bit (``random_state`` is then Weka's ``-D`` seed, whose default
@@ -479,7 +487,8 @@ class ReliefFSelector(_RankingSelector):
                  verbose=False, categorical_features=None,
                  categorical_threshold=None, multiclass_threshold=None,
                  label_type=None, redundancy=False,
-                 redundancy_threshold=THRESHOLD):
+                 redundancy_threshold=THRESHOLD, estimator=None):
+        self.estimator = estimator
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -621,6 +630,9 @@ class ReliefFSelector(_RankingSelector):
             feature_names=getattr(owner, "feature_names_in_", None),
             class_names=None if owner.regression_ else owner.classes_,
             **declared)
+        if self.estimator is not None:
+            options.update(corelearn_estimator(
+                self.estimator, regression=owner.regression_))
         owner._say(f"{X.shape[0]} instances, {X.shape[1]} features "
                    f"({int(nominal.sum())} nominal), "
                    + ("a numeric target (RReliefF)" if owner.regression_

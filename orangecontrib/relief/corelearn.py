@@ -77,10 +77,10 @@ ESTIMATORS = _registry(
     _built("ReliefFexpRank", "ReliefF with k = 70 nearest, the neighbour at "
            "rank r of influence exp(-(r / 20)^2)", k_nearest=K_EXP_RANK,
            weight_by_distance=True, sigma=SIGMA_EXP_RANK),
-    _built("Relief", "Kira and Rendell's Relief: the nearest hit and the "
-           "nearest miss (of any other class)", k_nearest=1, misses="any"),
     _missing("ReliefFbestK", "ReliefF with the best of k = 1 ... n - 1",
              _NOT_YET.format("best-k mode")),
+    _built("Relief", "Kira and Rendell's Relief: the nearest hit and the "
+           "nearest miss (of any other class)", k_nearest=1, misses="any"),
     _missing("MyopicReliefF", "Myopic ReliefF (its Gini-like closed form)",
              _NOT_YET.format("myopic closed form")),
     _missing("ReliefFmerit", "ReliefF with the merit of a neighbour",

@@ -85,10 +85,12 @@ ESTIMATORS = _registry(
              _NOT_YET.format("myopic closed form")),
     _missing("ReliefFmerit", "ReliefF with the merit of a neighbour",
              _NOT_YET.format("merit mode")),
-    _missing("ReliefFdistance", "ReliefF with neighbours of influence "
-             "1 / distance", _NOT_YET.format("distance influence")),
-    _missing("ReliefFsqrDistance", "ReliefF with neighbours of influence "
-             "1 / distance^2", _NOT_YET.format("distance influence")),
+    _built("ReliefFdistance", "ReliefF with k = 70 nearest, of influence "
+           "1 / distance", k_nearest=K_EXP_RANK,
+           weight_by_distance="distance"),
+    _built("ReliefFsqrDistance", "ReliefF with k = 70 nearest, of influence "
+           "1 / distance^2", k_nearest=K_EXP_RANK,
+           weight_by_distance="sqr_distance"),
     _missing("ReliefFexpC", "ReliefF with expected costs of "
              "misclassification", _COSTS),
     _missing("ReliefFavgC", "ReliefF with average costs of "
@@ -110,12 +112,12 @@ ESTIMATORS = _registry(
              _NOT_YET.format("best-k mode"), regression=True),
     _missing("RReliefFwithMSE", "RReliefF combined with the MSE of the mean",
              _NOT_YET.format("MSE combination"), regression=True),
-    _missing("RReliefFdistance", "RReliefF with neighbours of influence "
-             "1 / distance", _NOT_YET.format("distance influence"),
-             regression=True),
-    _missing("RReliefFsqrDistance", "RReliefF with neighbours of influence "
-             "1 / distance^2", _NOT_YET.format("distance influence"),
-             regression=True),
+    _built("RReliefFdistance", "RReliefF with k = 70 nearest, of "
+           "influence 1 / distance", regression=True, k_nearest=K_EXP_RANK,
+           weight_by_distance="distance"),
+    _built("RReliefFsqrDistance", "RReliefF with k = 70 nearest, of "
+           "influence 1 / distance^2", regression=True,
+           k_nearest=K_EXP_RANK, weight_by_distance="sqr_distance"),
 )
 
 

@@ -69,8 +69,11 @@ PARAMETERS = """\
     misses : {"per_class", "any"}
         k misses of every other class (ReliefF) or among all other classes
         together (Relief-E; original Relief with k_nearest=1).
-    weight_by_distance : bool
-        Rank-weighted neighbours, exp(-(rank / sigma)^2) (Weka's -W / -A).
+    weight_by_distance : bool or {"distance", "sqr_distance"}
+        Rank-weighted neighbours, exp(-(rank / sigma)^2) (Weka's -W / -A);
+        or neighbours of influence 1 / d or 1 / d^2 of their distance d
+        (2 / d_min^p at distance 0, d_min the group's nearest non-zero
+        distance), CORElearn's ReliefFdistance and ReliefFsqrDistance.
     sigma : float
         Width of the rank weights; for I-RELIEF the width of its kernel
         exp(-d / sigma).

@@ -34,7 +34,8 @@ from ..contract.estimates import NO_FIXED, estimate, estimate_after
 from ..messages import warn
 from ..contract.neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
                                    Neighbourhood)
-from ..options import Options, random_generator, whole_number
+from ..options import (BY_DISTANCE, Options, random_generator,
+                       whole_number)
 from ..contract.pair_means import pair_means
 from ..contract.prepare import Prepared, prepare
 from ..result import ReliefResult
@@ -135,8 +136,11 @@ def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
     # no group has more than the n - 1 other instances, and a group smaller
     # than k contributes all of them: a larger k is n - 1 (never O(k) memory)
     k_nearest = min(k_nearest, n - 1)
-    rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)
-                    if weight_by_distance else np.ones(k_nearest))
+    if weight_by_distance in BY_DISTANCE:   # 1 / d^p (neighbours.influence)
+        rank_weights = np.array([-BY_DISTANCE[weight_by_distance]])
+    else:
+        rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)
+                        if weight_by_distance else np.ones(k_nearest))
     counts = prep.class_counts.astype(float)
     # P(C) / (1 - P(class(R))) from counts, so two classes give exactly 1
     class_factor = counts[None, :] / np.maximum(n - counts[:, None], 1)

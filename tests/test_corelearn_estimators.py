@@ -10,6 +10,7 @@ wrote it).  No R is needed here.
 """
 import json
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.relief import CORElearn, corelearn_estimator, relieff
 from orangecontrib.relief.cli import main
-from orangecontrib.relief.corelearn import ESTIMATORS, names
+from orangecontrib.relief.corelearn import ESTIMATORS, names, run
 from orangecontrib.relief.sklearn import ReliefFSelector
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "data",
@@ -67,8 +68,15 @@ def test_registry_holds_corelearns_relief_family():
 @pytest.mark.parametrize("table, name", AVAILABLE)
 def test_engine_equals_corelearn(table, name):
     X, y, theirs = golden(table)
-    ours = relieff(X, y, **corelearn_estimator(name)).weights
+    regression = table == NUMERIC
+    ours = run(name, X, y, regression=regression).weights
     np.testing.assert_allclose(ours, theirs[name], rtol=0, atol=1e-12)
+    if ESTIMATORS[name].options is not None:
+        ours = relieff(X, y, **corelearn_estimator(name)).weights
+        np.testing.assert_allclose(ours, theirs[name], rtol=0, atol=1e-12)
+    else:
+        with pytest.raises(ValueError, match="is not one run of relieff"):
+            corelearn_estimator(name)
 
 
 def test_the_existing_options_are_corelearns_estimators():
@@ -159,5 +167,140 @@ def test_command_line_estimator(tmp_path, capsys):
     assert main(["score", path, "--estimator", "RReliefFexpRank",
                  "--k", "5"]) == 2
     assert "--k has no meaning" in capsys.readouterr().err
-    assert main(["score", path, "--estimator", "RReliefFbestK"]) == 2
+    assert main(["score", path, "--estimator", "RReliefFwithMSE"]) == 2
     assert "not available" in capsys.readouterr().err
+
+
+# -- the influence of a neighbour by its distance (weight_by_distance=
+# "distance" / "sqr_distance", neighbours.influence): by hand ---------------
+
+def test_influence_one_over_distance_by_hand():
+    """One numeric feature (range 1), rows 0.0, 0.1 (class 0), 0.6, 1.0
+    (class 1), k = 3: each visit has one hit and two misses.  With
+    influence 1 / d a miss at distance d adds d * (1 / d) = 1, so the
+    misses' mean is 2 / (1 / d1 + 1 / d2); the one hit adds its diff."""
+    X = np.array([[0.0], [0.1], [0.6], [1.0]])
+    y = np.array([0, 0, 1, 1])
+    misses = [(0.6, 1.0), (0.5, 0.9), (0.5, 0.6), (0.9, 1.0)]
+    hits = [0.1, 0.1, 0.4, 0.4]
+    expected = np.mean([2 / (1 / a + 1 / b) - h
+                        for (a, b), h in zip(misses, hits)])
+    weights = relieff(X, y, k_nearest=3,
+                      weight_by_distance="distance").weights
+    assert weights[0] == pytest.approx(expected, abs=1e-15)
+    # 1 / d^2: the misses' mean is (1 / d1 + 1 / d2) / (1 / d1^2 + 1 / d2^2)
+    expected = np.mean([(1 / a + 1 / b) / (1 / a ** 2 + 1 / b ** 2) - h
+                        for (a, b), h in zip(misses, hits)])
+    weights = relieff(X, y, k_nearest=3,
+                      weight_by_distance="sqr_distance").weights
+    assert weights[0] == pytest.approx(expected, abs=1e-15)
+
+
+def test_influence_at_distance_zero_by_hand():
+    """RReliefF, x = 0, 0, 0.5, 1 (range 1), y = 0, 1, 2, 4 (range 4),
+    k = 3, influence 1 / d: rows 0 and 1 are each other's neighbour at
+    distance 0, of influence 2 / 0.5 (the nearest non-zero distance) = 4,
+    beside 2 (d = 0.5) and 1 (d = 1); row 2's three neighbours are tied
+    at 0.5 (1/3 each); row 3's have influences 2, 1, 1 (of 4)."""
+    X = np.array([[0.0], [0.0], [0.5], [1.0]])
+    y = np.array([0.0, 1.0, 2.0, 4.0])
+    n_dc = 3 / 7 + 2.25 / 7 + 1.25 / 3 + 2.75 / 4
+    n_da = 2 / 7 + 2 / 7 + 0.5 + 0.75
+    n_dcda = 1.5 / 7 + 1 / 7 + 0.625 / 3 + 2.25 / 4
+    expected = n_dcda / n_dc - (n_da - n_dcda) / (4 - n_dc)
+    weights = relieff(X, y, regression=True, k_nearest=3,
+                      weight_by_distance="distance").weights
+    assert weights[0] == pytest.approx(expected, abs=1e-15)
+
+
+def test_influence_by_distance_refused_where_it_has_no_meaning():
+    X, y, _ = golden(CLASSES)
+    with pytest.raises(ValueError, match="weight_by_distance must be"):
+        relieff(X, y, weight_by_distance="rank")
+    with pytest.raises(ValueError, match="with compat='weka' use"):
+        relieff(X, y, weight_by_distance="distance", compat="weka")
+    with pytest.raises(ValueError, match="weight_by_distance ranks the k"):
+        relieff(X, y, weight_by_distance="distance", neighbours="surf")
+
+
+def _small(kind, seed=4, n=16):
+    rng = np.random.default_rng(seed)
+    num = rng.random((n, 2))
+    nom = rng.integers(0, 3, (n, 2)).astype(float)
+    X = np.c_[num, nom]
+    nominal = np.array([0, 0, 1, 1], bool)
+    y = (num[:, 0] + 0.3 * nom[:, 0] > 0.8).astype(float)
+    if kind == "duplicates":
+        X[5], y[5] = X[2], y[2]
+    if kind == "missing":
+        X[rng.random(X.shape) < 0.15] = np.nan
+    if kind == "regression":
+        return X, num[:, 0] + 0.3 * nom[:, 0], nominal, True
+    return X, y, nominal, False
+
+
+BACKEND_CASES = [(kind, mode, variant)
+                 for kind in ("duplicates", "missing", "regression")
+                 for mode in ("distance", "sqr_distance")
+                 for variant in ("relieff", "drelieff")
+                 if not (kind == "regression" and variant == "drelieff")]
+
+
+@pytest.mark.parametrize("kind, mode, variant", BACKEND_CASES)
+def test_influence_by_distance_same_on_every_backend(kind, mode, variant):
+    """The compiled kernels, the NumPy path and the GPU's kernels (numba's
+    simulator without a GPU) call the same ``neighbours.influence``."""
+    X, y, nominal, regression = _small(kind)
+    options = dict(regression=regression, k_nearest=5, variant=variant,
+                   weight_by_distance=mode)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compiled = relieff(X, y, nominal, kernels="compiled", **options)
+        numpy_path = relieff(X, y, nominal, kernels="vectorised", **options)
+        rank = relieff(X, y, nominal, kernels="compiled",
+                       **dict(options, weight_by_distance=True))
+    np.testing.assert_allclose(numpy_path.weights, compiled.weights,
+                               rtol=0, atol=1e-12)
+    assert np.abs(rank.weights - compiled.weights).max() > 1e-6
+    from orangecontrib.relief.core.backends.cuda import backend as cuda
+    if cuda.unavailable_reason() is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            gpu = relieff(X, y, nominal, device="cuda", **options)
+        np.testing.assert_allclose(gpu.weights, compiled.weights,
+                                   rtol=0, atol=1e-12)
+
+
+# -- the best k (best_k.py) -------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["duplicates", "missing", "regression"])
+def test_best_k_is_the_largest_estimate_over_k(kind):
+    """best_k's one pass equals the engine's run for each k (ties sharing
+    the k-th slots, RELIEF-D's missing values, RReliefF), feature by
+    feature the largest."""
+    from orangecontrib.relief.best_k import best_k
+    X, y, nominal, regression = _small(kind)
+    X = np.floor(X * 3) / 3          # distance ties at many k
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        each = np.array([relieff(X, y, nominal, regression=regression,
+                                 k_nearest=k).weights
+                         for k in range(1, 16)])
+        k_max = 15 if regression else int(np.bincount(
+            y.astype(int)).max())
+        ours = best_k(X, y, nominal, regression=regression).weights
+    np.testing.assert_allclose(ours, each[:k_max].max(axis=0), rtol=0,
+                               atol=1e-12)
+
+
+def test_best_k_by_hand():
+    """Rows 0.0, 0.1 (class 0), 0.6, 1.0 (class 1): K = 2.  k = 1 gives
+    0.375 (``test_kira_relief_by_hand``: each class's nearest miss is its
+    nearest other-class instance); k = 2 averages both misses:
+    (0.8 + 0.7 + 0.55 + 0.95) / 4 - (0.1 + 0.1 + 0.4 + 0.4) / 4 = 0.5."""
+    from orangecontrib.relief.best_k import best_k
+    X = np.array([[0.0], [0.1], [0.6], [1.0]])
+    y = np.array([0, 0, 1, 1])
+    assert best_k(X, y).weights[0] == pytest.approx(0.5, abs=1e-15)
+    assert best_k(X, y, k_max=1).weights[0] == pytest.approx(0.375,
+                                                             abs=1e-15)

@@ -29,10 +29,14 @@ differences measured on GAMETES, CorrAl, MONK, heart_disease, housing):
 * an increment of a hit or miss group at most 1e-7 is dropped.
 """
 from dataclasses import dataclass, field
+from typing import Callable, Optional
 
+from .best_k import best_k
+from .core import relieff
 from .core.registry import Entry, lookup
 
-__all__ = ["ESTIMATORS", "Estimator", "corelearn_estimator", "names"]
+__all__ = ["ESTIMATORS", "Estimator", "corelearn_estimator", "names",
+           "check", "run"]
 
 #: CORElearn's defaults of the neighbourhood sizes and the rank width
 K_EQUAL = 10
@@ -43,20 +47,27 @@ SIGMA_EXP_RANK = 20.0
 @dataclass(frozen=True)
 class Estimator(Entry):
     """One of CORElearn's Relief estimators: ``options`` are ``relieff``'s
-    keywords that compute it (``None``: not computed by this engine, and
-    ``missing`` says why)."""
+    keywords that compute it, or ``function(X, y, nominal, regression=)``
+    computes it on top of the engine (a ``ReliefResult``); neither: not
+    computed here, and ``missing`` says why."""
     regression: bool = False
     options: dict = field(default=None, hash=False, compare=False)
     missing: str = ""
+    function: Optional[Callable] = field(default=None, compare=False)
 
     @property
     def available(self):
-        return self.options is not None
+        return self.options is not None or self.function is not None
 
 
 def _built(name, description, regression=False, **options):
     return Estimator(name, name, description, regression,
                      dict(options, regression=regression))
+
+
+def _on_top(name, description, function, regression=False):
+    return Estimator(name, name, description, regression, None, "",
+                     function)
 
 
 def _missing(name, description, why, regression=False):
@@ -77,8 +88,8 @@ ESTIMATORS = _registry(
     _built("ReliefFexpRank", "ReliefF with k = 70 nearest, the neighbour at "
            "rank r of influence exp(-(r / 20)^2)", k_nearest=K_EXP_RANK,
            weight_by_distance=True, sigma=SIGMA_EXP_RANK),
-    _missing("ReliefFbestK", "ReliefF with the best of k = 1 ... n - 1",
-             _NOT_YET.format("best-k mode")),
+    _on_top("ReliefFbestK", "ReliefF with, for each feature, its best "
+            "estimate over k = 1 ... the largest class's size", best_k),
     _built("Relief", "Kira and Rendell's Relief: the nearest hit and the "
            "nearest miss (of any other class)", k_nearest=1, misses="any"),
     _missing("MyopicReliefF", "Myopic ReliefF (its Gini-like closed form)",
@@ -108,8 +119,8 @@ ESTIMATORS = _registry(
            "at rank r of influence exp(-(r / 20)^2)", regression=True,
            k_nearest=K_EXP_RANK, weight_by_distance=True,
            sigma=SIGMA_EXP_RANK),
-    _missing("RReliefFbestK", "RReliefF with the best of k = 1 ... n - 1",
-             _NOT_YET.format("best-k mode"), regression=True),
+    _on_top("RReliefFbestK", "RReliefF with, for each feature, its best "
+            "estimate over k = 1 ... n - 1", best_k, regression=True),
     _missing("RReliefFwithMSE", "RReliefF combined with the MSE of the mean",
              _NOT_YET.format("MSE combination"), regression=True),
     _built("RReliefFdistance", "RReliefF with k = 70 nearest, of "
@@ -130,11 +141,10 @@ def names(regression=None, available=None):
             and available in (None, entry.available)]
 
 
-def corelearn_estimator(name, regression=None):
-    """``relieff``'s keywords that compute CORElearn's estimator ``name``
-    (a new dict each call).  ``regression``, when given, is the kind of the
-    data's target; a ValueError says when the estimator is for the other
-    kind, is unknown, or is not computed by this engine."""
+def check(name, regression=None):
+    """The entry of CORElearn's estimator ``name``; a ValueError says when
+    it is unknown, for the other kind of target than ``regression`` (when
+    given: the data's), or not computed here."""
     entry = lookup(ESTIMATORS, name, "estimator")
     if regression is not None and bool(regression) != entry.regression:
         kind = "a numeric target" if entry.regression else "a class"
@@ -146,4 +156,28 @@ def corelearn_estimator(name, regression=None):
         other = names(regression=entry.regression, available=True)
         raise ValueError(f"CORElearn's {name} is not available: "
                          f"{entry.missing}; use one of {', '.join(other)}.")
+    return entry
+
+
+def corelearn_estimator(name, regression=None):
+    """``relieff``'s keywords that compute CORElearn's estimator ``name``
+    (a new dict each call); a ValueError as ``check``, or where the
+    estimator is computed on top of the engine (``run`` computes every
+    one)."""
+    entry = check(name, regression)
+    if entry.options is None:
+        raise ValueError(f"CORElearn's {name} is not one run of relieff; "
+                         "compute it with orangecontrib.relief.corelearn."
+                         f"run({name!r}, X, y), the CORElearn scorer or "
+                         "--estimator.")
     return dict(entry.options)
+
+
+def run(name, X, y, nominal=None, regression=False, **options):
+    """CORElearn's estimator ``name`` on (X, y): ``relieff`` with its
+    keywords (and ``options``: progress, n_jobs, device, ...), or its own
+    function on top of the engine (which takes no further options)."""
+    entry = check(name, regression)
+    if entry.options is not None:
+        return relieff(X, y, nominal, **dict(options, **entry.options))
+    return entry.function(X, y, nominal, regression=regression)

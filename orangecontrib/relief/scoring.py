@@ -23,7 +23,7 @@ from .core.backends.cuda.backend import check_device
 from .core.messages import warn
 from .core.options import check_options
 from .core.rules import RULES
-from .corelearn import corelearn_estimator
+from . import corelearn
 from .distributed import check_cluster_options
 from .stats.redundancy import THRESHOLD, TOP, relief_redundancy
 
@@ -420,8 +420,8 @@ class CORElearn(ReliefF):
 
     def __init__(self, estimator="ReliefFequalK", n_jobs=None, device=None,
                  client=None):
-        options = corelearn_estimator(estimator)
-        options.pop("regression")
+        options = dict(corelearn.check(estimator).options or {})
+        options.pop("regression", None)
         super().__init__(n_jobs=n_jobs, device=device, client=client,
                          **options)
         self.estimator = estimator
@@ -432,8 +432,19 @@ class CORElearn(ReliefF):
 
     def _check_class(self, data):
         super()._check_class(data)
-        corelearn_estimator(self.estimator, regression=isinstance(
+        corelearn.check(self.estimator, regression=isinstance(
             data.domain.class_var, ContinuousVariable))
+
+    def score_table(self, data: Table, progress=None, trace_every=None,
+                    status=None, client=None) -> ReliefResult:
+        """As ``ReliefF.score_table``; an estimator computed on top of the
+        engine (ReliefFbestK) has no progress, trace or cluster."""
+        if corelearn.check(self.estimator).options is not None:
+            return super().score_table(data, progress, trace_every, status,
+                                       client)
+        X, y, nominal, options = self._inputs(data)
+        return corelearn.run(self.estimator, X, y, nominal,
+                             options["regression"])
 
 
 def _feature_index(data, feature, scorer):

@@ -39,7 +39,7 @@ from .core.backends.cuda.backend import check_device
 from .core.options import is_real, is_whole, whole_number
 from .core.registry import lookup
 from .core.variants import variant as variant_named
-from .corelearn import corelearn_estimator
+from . import corelearn
 from .wrappers.iterated import iter_relief
 from .wrappers.turf import turf
 from .wrappers.vls import vls
@@ -550,7 +550,7 @@ class ReliefFSelector(_RankingSelector):
                                              options, rule, covariates)
         else:
             self._chosen = None
-            result = relieff(Xf, y, nominal[features], **options)
+            result = self._run(Xf, y, nominal[features], options)
         weights = np.full(X.shape[1], np.nan)
         weights[features] = result.weights
         self.n_iterations_ = result.n_iterations
@@ -572,6 +572,14 @@ class ReliefFSelector(_RankingSelector):
                     setattr(self, name, full)
         self._done(started)
         return self
+
+    def _run(self, X, y, nominal, options):
+        """The engine's run, or CORElearn's estimator on top of it."""
+        if self.estimator is None or \
+                corelearn.check(self.estimator).options is not None:
+            return relieff(X, y, nominal, **options)
+        return corelearn.run(self.estimator, X, y, nominal,
+                             options["regression"])
 
     def _prepare(self, X, y, owner):
         """Check the training data and encode it for the engine: (X as
@@ -631,8 +639,16 @@ class ReliefFSelector(_RankingSelector):
             class_names=None if owner.regression_ else owner.classes_,
             **declared)
         if self.estimator is not None:
-            options.update(corelearn_estimator(
-                self.estimator, regression=owner.regression_))
+            entry = corelearn.check(self.estimator, owner.regression_)
+            if entry.options is None and (self.threshold is not None or
+                                          self.significance is not None or
+                                          self.redundancy):
+                raise ValueError(
+                    f"CORElearn's {self.estimator} is not one run of the "
+                    "engine: it has no significance test or redundancy "
+                    "here; leave threshold, significance and redundancy "
+                    "out.")
+            options.update(entry.options or {})
         owner._say(f"{X.shape[0]} instances, {X.shape[1]} features "
                    f"({int(nominal.sum())} nominal), "
                    + ("a numeric target (RReliefF)" if owner.regression_

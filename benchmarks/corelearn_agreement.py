@@ -36,8 +36,7 @@ import tempfile
 
 import numpy as np
 
-from orangecontrib.relief import relieff
-from orangecontrib.relief.corelearn import ESTIMATORS, corelearn_estimator
+from orangecontrib.relief.corelearn import ESTIMATORS, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.join(HERE, os.pardir, "tests", "data", "skrebate")
@@ -129,19 +128,40 @@ def datasets():
     }
 
 
-def why(X, nominal, regression, name):
+def ours_for(name):
+    """How this package computes CORElearn's ``name``."""
+    entry = ESTIMATORS[name]
+    if entry.options is None:
+        return f"`{entry.function.__module__}.{entry.function.__name__}`"
+    return "`" + ", ".join(f"{k}={v!r}" for k, v in entry.options.items()
+                           if k != "regression") + "`"
+
+
+def why(X, nominal, regression, name, largest):
     """What in this data makes CORElearn's numbers depart from ours."""
+    if largest < 1e-12:
+        return "equal to rounding"
+    duplicates = len(np.unique(X, axis=0)) < len(X)
     reasons = []
     if np.isnan(X).any():
-        reasons.append("missing values (CORElearn: Laplace-corrected "
-                       "P(v | class), numeric values in intervals)")
-    if not regression and len(np.unique(X, axis=0)) < len(X):
+        reasons.append("missing values (CORElearn: 1 - P(v | class) with "
+                       "Laplace's correction, numeric values counted in "
+                       "intervals; ours: RELIEF-D)")
+    if name == "MyopicReliefF":
+        return "; ".join(reasons) or "?"
+    if not regression and name != "Relief" and duplicates:
         reasons.append("duplicate instances (CORElearn skips neighbours "
                        "at distance 0)")
-    if nominal.any() or len(np.unique(X, axis=0)) < len(X):
-        reasons.append("distance ties at the k-th neighbour (CORElearn "
-                       "keeps the first its heap sort leaves; ours share)")
-    return "; ".join(reasons) or "equal to rounding"
+    if nominal.any() or duplicates:
+        kept = ("the first in row order" if name == "Relief" else
+                "those its heap sort leaves at the k-th")
+        reasons.append(f"distance ties (CORElearn keeps {kept}; ours "
+                       "share the slots)")
+        if "expRank" in name:
+            reasons.append("tied neighbours take the influence of their "
+                           "tie's first rank (ours: the mean of the ranks "
+                           "they occupy)")
+    return "; ".join(reasons) or "?"
 
 
 def agreement(rscript, lib, golden=None):
@@ -156,16 +176,16 @@ def agreement(rscript, lib, golden=None):
         for name in chosen:
             if not ESTIMATORS[name].available:
                 continue
-            options = corelearn_estimator(name)
-            ours = relieff(X, y, nominal, **options).weights
+            ours = run(name, X, y, nominal, regression).weights
             largest = f"{np.nanmax(np.abs(ours - theirs[name])):.2g}"
-            keywords = ", ".join(f"{k}={v!r}" for k, v in options.items()
-                                 if k != "regression")
+            keywords = ours_for(name)
             lines.append(f"| {name} | {data_name} | {keywords} | {largest} | "
-                         f"{why(X, nominal, regression, name)} |")
-        if data_name.startswith("tie-free"):
+                         f"{why(X, nominal, regression, name, float(largest))}"
+                         " |")
+        if data_name.startswith(("tie-free", "MONK")):
             saved[data_name] = {
                 "X": X.tolist(), "y": y.tolist(), "regression": regression,
+                "nominal": nominal.tolist(),
                 "corelearn": {k: v.tolist() for k, v in theirs.items()}}
     for name, entry in ESTIMATORS.items():
         if not entry.available:
@@ -186,7 +206,8 @@ def write_golden(path, saved):
             "numAttrProportionDifferent = 1, kNearestEqual = 10, "
             "kNearestExpRank = 70, quotientExpRankDistance = 20, "
             "costMatrix = 1 - diag) on tables made by benchmarks/"
-            "corelearn_agreement.py (tie_free), written by "
+            "corelearn_agreement.py (tie_free) and MONK-1's training set, "
+            "written by "
             "python benchmarks/corelearn_agreement.py --golden FILE"),
         "tables": saved}
     with open(path, "w") as file:

@@ -44,6 +44,9 @@ def golden(table):
              for name, values in entry["corelearn"].items()})
 
 
+MONK = "MONK-1 train (124)"
+
+
 def orange_table(table):
     X, y, _ = golden(table)
     attributes = [ContinuousVariable(f"f{j}") for j in range(X.shape[1])]
@@ -55,6 +58,19 @@ def orange_table(table):
 AVAILABLE = [(table, name) for table, regression in ((CLASSES, False),
                                                     (NUMERIC, True))
              for name in names(regression=regression, available=True)]
+
+
+@pytest.mark.parametrize("name", ["MyopicReliefF", "ReliefFdistance",
+                                  "ReliefFsqrDistance"])
+def test_equal_to_corelearn_on_monk(name):
+    """MONK-1's training set (nominal, distance ties, no duplicates):
+    Myopic ReliefF has no neighbours, and with k = 70 at least every
+    class's size every instance is a neighbour, of equal influence at
+    equal distance, so CORElearn's order of ties cannot matter."""
+    X, y, theirs = golden(MONK)
+    nominal = np.array(TABLES[MONK]["nominal"])
+    ours = run(name, X, y, nominal).weights
+    np.testing.assert_allclose(ours, theirs[name], rtol=0, atol=1e-12)
 
 
 def test_registry_holds_corelearns_relief_family():
@@ -304,3 +320,23 @@ def test_best_k_by_hand():
     assert best_k(X, y).weights[0] == pytest.approx(0.5, abs=1e-15)
     assert best_k(X, y, k_max=1).weights[0] == pytest.approx(0.375,
                                                              abs=1e-15)
+
+
+# -- Myopic ReliefF (myopic.py) ---------------------------------------------
+
+def test_myopic_by_hand():
+    """Six rows of classes 0, 0, 1, 0, 1, 1.  A nominal feature equal to
+    the class: P(c) = P(v) = 1/2, sum P(c, v)^2 = 1/2, GG' = 1 - 1/2,
+    W = (1/2)(1/2) / ((1/2)(1/2)) = 1.  A numeric feature 1 ... 6: the
+    splits with two rows a side are 1-2 | 3-6, counts (2, 0 | 1, 3):
+    P_eqval = 1/9 + 4/9 = 5/9, sum P(c, v)^2 = 14/36, GG' = (14/36) /
+    (5/9) - 1/2 = 1/5, W = (5/9)(1/5) / (1/4) = 4/9; and 1-3 | 4-6,
+    counts (2, 1 | 1, 2): W = (1/2)(5/9 - 1/2) / (1/4) = 1/9.  The best:
+    4/9."""
+    from orangecontrib.relief.myopic import myopic
+    X = np.array([[0, 1], [0, 2], [1, 3], [0, 4], [1, 5], [1, 6]], float)
+    y = np.array([0, 0, 1, 0, 1, 1])
+    weights = myopic(X, y, np.array([True, False])).weights
+    np.testing.assert_allclose(weights, [1, 4 / 9], rtol=0, atol=1e-15)
+    with pytest.raises(ValueError, match="defined for a class"):
+        myopic(X, y.astype(float), regression=True)

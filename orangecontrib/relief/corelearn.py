@@ -34,6 +34,7 @@ from typing import Callable, Optional
 from .best_k import best_k
 from .core import relieff
 from .core.registry import Entry, lookup
+from .myopic import myopic
 
 __all__ = ["ESTIMATORS", "Estimator", "corelearn_estimator", "names",
            "check", "run"]
@@ -92,8 +93,9 @@ ESTIMATORS = _registry(
             "estimate over k = 1 ... the largest class's size", best_k),
     _built("Relief", "Kira and Rendell's Relief: the nearest hit and the "
            "nearest miss (of any other class)", k_nearest=1, misses="any"),
-    _missing("MyopicReliefF", "Myopic ReliefF (its Gini-like closed form)",
-             _NOT_YET.format("myopic closed form")),
+    _on_top("MyopicReliefF", "Myopic ReliefF: its closed form with every "
+            "instance a neighbour (numeric features: the best binary split)",
+            myopic),
     _missing("ReliefFmerit", "ReliefF with the merit of a neighbour",
              _NOT_YET.format("merit mode")),
     _built("ReliefFdistance", "ReliefF with k = 70 nearest, of influence "

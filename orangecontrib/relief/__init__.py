@@ -29,8 +29,8 @@ from .core import ReliefResult, ReliefWarning, relieff
 from .corelearn import corelearn_estimator
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
-           "CORElearn", "TuRF", "Iter", "VLS", "relieff", "corelearn_estimator",
-           "ReliefResult", "ReliefWarning"]
+           "CORElearn", "TuRF", "Iter", "VLS", "relieff",
+           "corelearn_estimator", "ReliefResult", "ReliefWarning"]
 
 _SCORERS = frozenset(("ReliefF", "DReliefF", "PDReliefF", "RReliefF",
                       "IReliefF", "CORElearn"))

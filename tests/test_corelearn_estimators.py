@@ -340,3 +340,19 @@ def test_myopic_by_hand():
     np.testing.assert_allclose(weights, [1, 4 / 9], rtol=0, atol=1e-15)
     with pytest.raises(ValueError, match="defined for a class"):
         myopic(X, y.astype(float), regression=True)
+
+
+def test_merit_by_hand():
+    """ReliefF with merit, k = 1: rows (0, 0), (0.1, 0) of class 0 and
+    (0.6, 1), (1, 1) of class 1 (ranges 1).  Each hit is the other row of
+    the class, at a distance of its first feature alone: diffs / d =
+    (1, 0).  The nearest misses: row 0's is row 2 (d = 1.6), row 1's and
+    row 2's are each other (1.5), row 3's is row 1 (1.9)."""
+    from orangecontrib.relief.merit import merit
+    X = np.array([[0.0, 0.0], [0.1, 0.0], [0.6, 1.0], [1.0, 1.0]])
+    y = np.array([0, 0, 1, 1])
+    misses = np.array([[0.6, 1], [0.5, 1], [0.5, 1], [0.9, 1]]) / \
+        np.array([1.6, 1.5, 1.5, 1.9])[:, None]
+    expected = (misses - [1, 0]).mean(axis=0)
+    np.testing.assert_allclose(merit(X, y, k_nearest=1).weights, expected,
+                               rtol=0, atol=1e-15)

@@ -34,6 +34,7 @@ from typing import Callable, Optional
 from .best_k import best_k
 from .core import relieff
 from .core.registry import Entry, lookup
+from .merit import merit
 from .myopic import myopic
 
 __all__ = ["ESTIMATORS", "Estimator", "corelearn_estimator", "names",
@@ -96,8 +97,8 @@ ESTIMATORS = _registry(
     _on_top("MyopicReliefF", "Myopic ReliefF: its closed form with every "
             "instance a neighbour (numeric features: the best binary split)",
             myopic),
-    _missing("ReliefFmerit", "ReliefF with the merit of a neighbour",
-             _NOT_YET.format("merit mode")),
+    _on_top("ReliefFmerit", "ReliefF with k = 70 rank-weighted nearest, "
+            "each diff divided by the neighbour's distance", merit),
     _built("ReliefFdistance", "ReliefF with k = 70 nearest, of influence "
            "1 / distance", k_nearest=K_EXP_RANK,
            weight_by_distance="distance"),

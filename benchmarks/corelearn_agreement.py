@@ -47,7 +47,8 @@ d <- read.csv("{dir}/data.csv", header = TRUE, na.strings = "NA")
 nominal <- as.logical(read.csv("{dir}/nominal.csv", header = TRUE)$nominal)
 for (j in which(nominal)) d[[j]] <- factor(d[[j]])
 if (!{regression}) d$target <- factor(d$target)
-costs <- if ({regression}) NULL else {{
+costs <- if ({regression}) NULL else if (file.exists("{dir}/costs.csv"))
+  as.matrix(read.csv("{dir}/costs.csv", header = FALSE)) else {{
   c <- nlevels(d$target); m <- matrix(1, c, c); diag(m) <- 0; m }}
 out <- NULL
 for (e in strsplit("{estimators}", ",")[[1]]) {{
@@ -61,9 +62,13 @@ write.csv(out, "{dir}/out.csv", row.names = FALSE)
 """
 
 
-def corelearn(X, y, nominal, regression, estimators, rscript, lib):
+def corelearn(X, y, nominal, regression, estimators, rscript, lib,
+              costs=None):
     """CORElearn's estimates, one row per estimator, in column order."""
     with tempfile.TemporaryDirectory() as folder:
+        if costs is not None:
+            np.savetxt(os.path.join(folder, "costs.csv"), costs,
+                       delimiter=",", fmt="%.17g")
         header = ",".join([f"f{j}" for j in range(X.shape[1])] + ["target"])
         data = np.column_stack([X, y])
         np.savetxt(os.path.join(folder, "data.csv"), data, delimiter=",",
@@ -112,6 +117,11 @@ def tie_free(seed, regression, n=60, a=5):
     return X, y, np.zeros(a, bool)
 
 
+#: an uneven cost matrix (true class in rows, predicted in columns) for the
+#: cost-sensitive estimators on the tie-free table
+COSTS = np.array([[0.0, 1.0, 4.0], [2.0, 0.0, 1.0], [1.0, 3.0, 0.0]])
+
+
 def datasets():
     from orangecontrib.relief.datasets import bundled
     gametes = read_skrebate("GAMETES_Epistasis_2-Way_20atts_0.4H_EDM-1_1"
@@ -120,6 +130,8 @@ def datasets():
     return {
         "tie-free (60 x 5, 3 classes)": (*tie_free(0, False), False),
         "tie-free (60 x 5, numeric)": (*tie_free(1, True), True),
+        "tie-free (60 x 5, 3 classes), costs": (*tie_free(0, False),
+                                                 False),
         "GAMETES 20 SNPs (1600)": (*gametes, np.ones(20, bool), False),
         "CorrAl (160)": (corral.X, corral.Y, np.ones(6, bool), False),
         "MONK-1 train (124)": (monk.X, monk.Y, np.ones(6, bool), False),
@@ -132,7 +144,11 @@ def ours_for(name):
     """How this package computes CORElearn's ``name``."""
     entry = ESTIMATORS[name]
     if entry.options is None:
-        return f"`{entry.function.__module__}.{entry.function.__name__}`"
+        function = getattr(entry.function, "func", entry.function)
+        keywords = getattr(entry.function, "keywords", {})
+        return (f"`{function.__module__}.{function.__name__}"
+                + "".join(f"(kind={v!r})" for v in keywords.values())
+                + "`")
     return "`" + ", ".join(f"{k}={v!r}" for k, v in entry.options.items()
                            if k != "regression") + "`"
 
@@ -144,7 +160,7 @@ def why(X, nominal, regression, name, largest):
     duplicates = len(np.unique(X, axis=0)) < len(X)
     reasons = []
     if np.isnan(X).any():
-        reasons.append("missing values (CORElearn: 1 - P(v | class) with "
+        reasons.append("missing values (CORElearn: 1 - P(v \\| class) with "
                        "Laplace's correction, numeric values counted in "
                        "intervals; ours: RELIEF-D)")
     if name == "MyopicReliefF":
@@ -169,14 +185,18 @@ def agreement(rscript, lib, golden=None):
              "|---|---|---|---|---|"]
     saved, ran = {}, set()
     for data_name, (X, y, nominal, regression) in datasets().items():
+        costs = COSTS if data_name.endswith("costs") else None
         chosen = [name for name, entry in ESTIMATORS.items()
-                  if entry.regression == regression]
-        theirs = corelearn(X, y, nominal, regression, chosen, rscript, lib)
-        ran.update(name for name in chosen if np.isfinite(theirs[name]).any())
+                  if entry.regression == regression
+                  and (costs is None or entry.costs)]
+        theirs = corelearn(X, y, nominal, regression, chosen, rscript, lib,
+                           costs)
+        ran.update(name for name in chosen
+                   if np.isfinite(theirs[name]).any())
         for name in chosen:
             if not ESTIMATORS[name].available:
                 continue
-            ours = run(name, X, y, nominal, regression).weights
+            ours = run(name, X, y, nominal, regression, costs).weights
             largest = f"{np.nanmax(np.abs(ours - theirs[name])):.2g}"
             keywords = ours_for(name)
             lines.append(f"| {name} | {data_name} | {keywords} | {largest} | "
@@ -186,6 +206,7 @@ def agreement(rscript, lib, golden=None):
             saved[data_name] = {
                 "X": X.tolist(), "y": y.tolist(), "regression": regression,
                 "nominal": nominal.tolist(),
+                "costs": None if costs is None else costs.tolist(),
                 "corelearn": {k: v.tolist() for k, v in theirs.items()}}
     for name, entry in ESTIMATORS.items():
         if not entry.available:

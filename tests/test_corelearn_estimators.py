@@ -356,3 +356,49 @@ def test_merit_by_hand():
     expected = (misses - [1, 0]).mean(axis=0)
     np.testing.assert_allclose(merit(X, y, k_nearest=1).weights, expected,
                                rtol=0, atol=1e-15)
+
+
+# -- cost-sensitive ReliefF (costs.py) --------------------------------------
+
+COSTS = "tie-free (60 x 5, 3 classes), costs"
+
+
+@pytest.mark.parametrize("name", ["ReliefFexpC", "ReliefFavgC", "ReliefFpe",
+                                  "ReliefFpa"])
+def test_cost_sensitive_equal_corelearn_with_uneven_costs(name):
+    X, y, theirs = golden(COSTS)
+    costs = np.array(TABLES[COSTS]["costs"])
+    ours = run(name, X, y, costs=costs).weights
+    np.testing.assert_allclose(ours, theirs[name], rtol=0, atol=1e-12)
+    # every cost 1: expC and pe are ReliefFexpRank
+    if name in ("ReliefFexpC", "ReliefFpe"):
+        np.testing.assert_allclose(
+            run(name, X, y).weights, golden(CLASSES)[2]["ReliefFexpRank"],
+            rtol=0, atol=1e-12)
+
+
+def test_cost_sensitive_by_hand():
+    """expC, two classes of two rows (0.0, 0.1 | 0.6, 1.0), costs 2 (class
+    0 taken for 1) and 3: F = [[-2, 2], [3, -3]] (P = 1/2 each); the one
+    hit and the two misses of rank 0 and 1 (influences 1 and
+    e = exp(-1/400))."""
+    X = np.array([[0.0], [0.1], [0.6], [1.0]])
+    y = np.array([0, 0, 1, 1])
+    e = np.exp(-1 / 400)
+    misses = [(0.6, 1.0), (0.5, 0.9), (0.5, 0.6), (0.9, 1.0)]
+    hits = [0.1, 0.1, 0.4, 0.4]
+    factor = [2, 2, 3, 3]
+    expected = np.mean([f * ((a + e * b) / (1 + e) - h) for (a, b), h, f
+                        in zip(misses, hits, factor)])
+    weights = run("ReliefFexpC", X, y, costs=[[0, 2], [3, 0]]).weights
+    assert weights[0] == pytest.approx(expected, abs=1e-15)
+
+
+def test_costs_checked():
+    X, y, _ = golden(CLASSES)
+    with pytest.raises(ValueError, match="square matrix of at least 3 x 3"):
+        run("ReliefFexpC", X, y, costs=np.ones((2, 2)))
+    with pytest.raises(ValueError, match="finite and non-negative"):
+        run("ReliefFpa", X, y, costs=-np.ones((3, 3)))
+    with pytest.raises(ValueError, match="takes no cost matrix"):
+        run("ReliefFequalK", X, y, costs=np.ones((3, 3)))

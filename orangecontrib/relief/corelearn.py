@@ -29,11 +29,13 @@ differences measured on GAMETES, CorrAl, MONK, heart_disease, housing):
 * an increment of a hit or miss group at most 1e-7 is dropped.
 """
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable, Optional
 
 from .best_k import best_k
 from .core import relieff
 from .core.registry import Entry, lookup
+from .costs import cost_sensitive
 from .merit import merit
 from .myopic import myopic
 
@@ -56,6 +58,7 @@ class Estimator(Entry):
     options: dict = field(default=None, hash=False, compare=False)
     missing: str = ""
     function: Optional[Callable] = field(default=None, compare=False)
+    costs: bool = False
 
     @property
     def available(self):
@@ -72,12 +75,16 @@ def _on_top(name, description, function, regression=False):
                      function)
 
 
+def _with_costs(name, description, kind):
+    return Estimator(name, name, description, False, None, "",
+                     partial(cost_sensitive, kind=kind), True)
+
+
 def _missing(name, description, why, regression=False):
     return Estimator(name, name, description, regression, None, why)
 
 
 _NOT_YET = "this engine has no {} yet (issue 40, item 3, not reached)"
-_COSTS = _NOT_YET.format("cost matrix")
 
 
 def _registry(*entries):
@@ -105,17 +112,18 @@ ESTIMATORS = _registry(
     _built("ReliefFsqrDistance", "ReliefF with k = 70 nearest, of influence "
            "1 / distance^2", k_nearest=K_EXP_RANK,
            weight_by_distance="sqr_distance"),
-    _missing("ReliefFexpC", "ReliefF with expected costs of "
-             "misclassification", _COSTS),
-    _missing("ReliefFavgC", "ReliefF with average costs of "
-             "misclassification", _COSTS),
-    _missing("ReliefFpe", "ReliefF with expected cost probabilities",
-             _COSTS),
-    _missing("ReliefFpa", "ReliefF with average cost probabilities",
-             _COSTS),
+    _with_costs("ReliefFexpC", "ReliefF with expected costs of "
+                "misclassification", "expC"),
+    _with_costs("ReliefFavgC", "ReliefF with average costs of "
+                "misclassification", "avgC"),
+    _with_costs("ReliefFpe", "ReliefF with priors from expected costs",
+                "pe"),
+    _with_costs("ReliefFpa", "ReliefF with priors from average costs",
+                "pa"),
     _missing("ReliefFsmp", "ReliefF with sampling by expected cost",
-             _COSTS),
-    _missing("ReliefKukar", "ReliefF with Kukar's costs", _COSTS),
+             _NOT_YET.format("sampling by expected cost")),
+    _missing("ReliefKukar", "ReliefF with Kukar's costs",
+             _NOT_YET.format("Kukar's cost form")),
     _built("RReliefFequalK", "RReliefF with k = 10 nearest of equal "
            "influence", regression=True, k_nearest=K_EQUAL),
     _built("RReliefFexpRank", "RReliefF with k = 70 nearest, the neighbour "
@@ -176,11 +184,21 @@ def corelearn_estimator(name, regression=None):
     return dict(entry.options)
 
 
-def run(name, X, y, nominal=None, regression=False, **options):
+def run(name, X, y, nominal=None, regression=False, costs=None,
+        **options):
     """CORElearn's estimator ``name`` on (X, y): ``relieff`` with its
     keywords (and ``options``: progress, n_jobs, device, ...), or its own
-    function on top of the engine (which takes no further options)."""
+    function on top of the engine (which takes no further options; the
+    cost-sensitive ones take ``costs``, C[i, j] the cost of predicting
+    class j for class i, every cost 1 by default)."""
     entry = check(name, regression)
+    if costs is not None and not entry.costs:
+        takes = [other for other, e in ESTIMATORS.items() if e.costs]
+        raise ValueError(f"CORElearn's {name} takes no cost matrix; the "
+                         f"cost-sensitive ones are {', '.join(takes)}.")
     if entry.options is not None:
         return relieff(X, y, nominal, **dict(options, **entry.options))
+    if entry.costs:
+        return entry.function(X, y, nominal, regression=regression,
+                              costs=costs)
     return entry.function(X, y, nominal, regression=regression)

@@ -173,7 +173,8 @@ def why(X, nominal, regression, name, largest):
                 "those its heap sort leaves at the k-th")
         reasons.append(f"distance ties (CORElearn keeps {kept}; ours "
                        "share the slots)")
-        if "expRank" in name or name == "ReliefFmerit":
+        if "expRank" in name or name == "ReliefFmerit" or \
+                ESTIMATORS[name].costs:
             reasons.append("tied neighbours take the influence of their "
                            "tie's first rank (ours: the mean of the ranks "
                            "they occupy)")

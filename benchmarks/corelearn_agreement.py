@@ -165,16 +165,17 @@ def why(X, nominal, regression, name, largest):
                        "intervals; ours: RELIEF-D)")
     if name == "MyopicReliefF":
         return "; ".join(reasons) or "?"
-    if not regression and name != "Relief" and duplicates:
+    kira = name in ("Relief", "ReliefKukar")    # (findHitMiss)
+    if not regression and not kira and duplicates:
         reasons.append("duplicate instances (CORElearn skips neighbours "
                        "at distance 0)")
     if nominal.any() or duplicates:
-        kept = ("the first in row order" if name == "Relief" else
+        kept = ("the first in row order" if kira else
                 "those its heap sort leaves at the k-th")
         reasons.append(f"distance ties (CORElearn keeps {kept}; ours "
                        "share the slots)")
         if "expRank" in name or name == "ReliefFmerit" or \
-                ESTIMATORS[name].costs:
+                ESTIMATORS[name].costs and not kira:
             reasons.append("tied neighbours take the influence of their "
                            "tie's first rank (ours: the mean of the ranks "
                            "they occupy)")

@@ -364,7 +364,7 @@ COSTS = "tie-free (60 x 5, 3 classes), costs"
 
 
 @pytest.mark.parametrize("name", ["ReliefFexpC", "ReliefFavgC", "ReliefFpe",
-                                  "ReliefFpa"])
+                                  "ReliefFpa", "ReliefKukar"])
 def test_cost_sensitive_equal_corelearn_with_uneven_costs(name):
     X, y, theirs = golden(COSTS)
     costs = np.array(TABLES[COSTS]["costs"])
@@ -402,3 +402,15 @@ def test_costs_checked():
         run("ReliefFpa", X, y, costs=-np.ones((3, 3)))
     with pytest.raises(ValueError, match="takes no cost matrix"):
         run("ReliefFequalK", X, y, costs=np.ones((3, 3)))
+
+
+def test_kukar_by_hand():
+    """ReliefKukar on the four rows of ``test_kira_relief_by_hand`` (misses
+    0.6, 0.5, 0.5, 0.9; hits 0.1, 0.1, 0.4, 0.4), costs 2 and 3: Laplace's
+    P = 3/6 each, E = (2, 3), sum P E = 5/2, so class 0's misses weigh 4/5
+    and class 1's 6/5."""
+    X = np.array([[0.0], [0.1], [0.6], [1.0]])
+    y = np.array([0, 0, 1, 1])
+    expected = (0.8 * (0.6 + 0.5) + 1.2 * (0.5 + 0.9) - 1.0) / 4
+    weights = run("ReliefKukar", X, y, costs=[[0, 2], [3, 0]]).weights
+    assert weights[0] == pytest.approx(expected, abs=1e-15)

@@ -122,8 +122,8 @@ ESTIMATORS = _registry(
                 "pa"),
     _missing("ReliefFsmp", "ReliefF with sampling by expected cost",
              _NOT_YET.format("sampling by expected cost")),
-    _missing("ReliefKukar", "ReliefF with Kukar's costs",
-             _NOT_YET.format("Kukar's cost form")),
+    _with_costs("ReliefKukar", "Relief with the miss weighted by its "
+                "class's expected cost (Kukar)", "kukar"),
     _built("RReliefFequalK", "RReliefF with k = 10 nearest of equal "
            "influence", regression=True, k_nearest=K_EQUAL),
     _built("RReliefFexpRank", "RReliefF with k = 70 nearest, the neighbour "

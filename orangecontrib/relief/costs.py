@@ -14,7 +14,11 @@ with P(j) the class frequencies, c the number of classes and
   A_i = sum_{j != i} C(i, j) / (c - 1) (the average cost);
 * pe: F[i, j] = p_j / (1 - p_i), F[i, i] = -1, p_i = P(i) E_i / sum_k P(k) E_k
   (priors from expected costs);
-* pa: the same with p_i = A_i / sum_k A_k (priors from average costs).
+* pa: the same with p_i = A_i / sum_k A_k (priors from average costs);
+* kukar (Kukar et al. 1999; CORElearn's ReliefKukar): Kira and Rendell's
+  Relief, the nearest hit and the nearest miss of any other class, the miss
+  weighted by E_i / sum_k P(k) E_k of the visited instance's class i, with
+  E_i as in expC and P Laplace's (count + 1) / (n + c), as CORElearn's.
 
 With every cost 1 (CORElearn's default) expC and pe are ReliefFexpRank.
 The shares are the engine's (``vectorised.neighbours``: groups, k nearest,
@@ -30,7 +34,7 @@ from .core.result import ReliefResult
 
 __all__ = ["KINDS", "cost_factors", "cost_sensitive"]
 
-KINDS = ("expC", "avgC", "pe", "pa")
+KINDS = ("expC", "avgC", "pe", "pa", "kukar")
 
 
 def cost_factors(kind, costs, priors):
@@ -38,13 +42,15 @@ def cost_factors(kind, costs, priors):
     the class frequencies ``priors`` (see the module's docstring)."""
     c = priors.shape[0]
     off = ~np.eye(c, dtype=bool)
-    if kind in ("expC", "pe"):
+    if kind in ("expC", "pe", "kukar"):
         each = costs * priors[None, :] / (1 - priors)[:, None]
     else:
         each = costs / max(c - 1, 1)
     mean = np.where(off, each, 0).sum(axis=1)
     if kind in ("expC", "avgC"):
         return _with_diagonal(each, -mean)
+    if kind == "kukar":         # (the misses' weight of each class)
+        return mean / (priors * mean).sum()
     p = priors * mean if kind == "pe" else mean
     p = p / p.sum()
     return _with_diagonal(p[None, :] / (1 - p)[:, None], -np.ones(c))
@@ -89,9 +95,11 @@ def cost_sensitive(X, y, nominal=None, regression=False, *, costs=None,
     with collect_warnings():
         prep = prepare(X, y, nominal)
     n = prep.group.shape[0]
-    priors = prep.class_counts / n
-    factors = cost_factors(kind, _checked_costs(costs, prep.class_codes),
-                           priors)
+    costs = _checked_costs(costs, prep.class_codes)
+    if kind == "kukar":
+        laplace = (prep.class_counts + 1) / (n + prep.n_classes)
+        return _relief(prep, cost_factors(kind, costs, laplace))
+    factors = cost_factors(kind, costs, prep.class_counts / n)
     hood = neighbourhood(prep, False, "per_class", k_nearest, True, sigma)
     # (the misses' coefficients come with F[class(R), C]; the hits' with -1)
     hood = hood._replace(class_factor=factors)
@@ -103,6 +111,27 @@ def cost_sensitive(X, y, nominal=None, regression=False, *, costs=None,
         hits = prep.group[chosen] == gr
         coef[hits] *= -factors[gr, gr]
         total += coef @ diffs(prep, r, chosen)
+    return _result(prep, total)
+
+
+def _relief(prep, miss_weights):
+    """Kira and Rendell's Relief (the engine's k = 1, misses of any class),
+    the miss of a visit of class i weighted by ``miss_weights[i]``."""
+    n = prep.group.shape[0]
+    hood = neighbourhood(prep, False, "any", 1, False, 1.0)
+    total = np.zeros(prep.n_used)
+    for r in range(n):
+        chosen, coef = neighbours(r, distances(prep, [r])[0], prep.group,
+                                  hood)
+        misses = prep.group[chosen] != prep.group[r]
+        coef[misses] *= miss_weights[prep.group[r]]
+        total += coef @ diffs(prep, r, chosen)
+    return _result(prep, total)
+
+
+def _result(prep, total):
+    """The ``ReliefResult`` of the visits' summed updates ``total``."""
+    n = prep.group.shape[0]
     weights = to_features((total / n)[None, :], prep)[0]
     return ReliefResult(weights=weights, trace=None, trace_steps=None,
                         n_iterations=n, T=None, regression=False,

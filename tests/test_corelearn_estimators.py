@@ -414,3 +414,23 @@ def test_kukar_by_hand():
     expected = (0.8 * (0.6 + 0.5) + 1.2 * (0.5 + 0.9) - 1.0) / 4
     weights = run("ReliefKukar", X, y, costs=[[0, 2], [3, 0]]).weights
     assert weights[0] == pytest.approx(expected, abs=1e-15)
+
+
+def test_influence_by_distance_on_a_dask_cluster():
+    """The Dask backend runs the compiled visits (``neighbours.select``,
+    ``tie_shares``): the same weights."""
+    distributed = pytest.importorskip("distributed")
+    from orangecontrib.relief import distributed as relief_dask
+    X, y, nominal, _ = _small("duplicates")
+    options = dict(k_nearest=5, weight_by_distance="sqr_distance")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        local = relieff(X, y, nominal, kernels="compiled", **options)
+        with distributed.LocalCluster(
+                n_workers=1, threads_per_worker=1, processes=False,
+                dashboard_address=":0") as cluster, \
+                distributed.Client(cluster) as client:
+            remote = relief_dask.relieff(X, y, nominal, client=client,
+                                         **options)
+    np.testing.assert_allclose(remote.weights, local.weights, rtol=0,
+                               atol=1e-12)

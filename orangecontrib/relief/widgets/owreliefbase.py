@@ -54,6 +54,7 @@ MISSES_TEXTS = ("k from each other class", "k from any other class")
 #: the neighbour influences of "Weight by distance" (the setting's names)
 INFLUENCES = ("rank", "distance", "sqr_distance")
 INFLUENCE_TEXTS = ("by rank, exp(-(r/σ)²)", "1 / distance", "1 / distance²")
+INFLUENCE_SHORT = ("rank", "1/d", "1/d²")
 
 #: The rows of variables the Covariates list shows.
 COVARIATE_ROWS = 4
@@ -165,7 +166,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
             if test.unsupported(variant=self.SCORER.variant) is None]
         self._reset_bad_settings(dict(
             rule=tuple(RULES), misses_any=(0, 1), select_percent=(0, 1, 2),
-            significance_test=tuple(self.test_names)))
+            significance_test=tuple(self.test_names), influence=INFLUENCES))
         self._setup_gui()
         self._enable_k_controls()
         self._update_cost_label()
@@ -214,9 +215,10 @@ class OWReliefBase(OWScoringBase, openclass=True):
         # (the combo shows a position; the setting keeps the influence's name)
         self.influence_position = INFLUENCES.index(self.influence) \
             if self.influence in INFLUENCES else 0
+        # (in the row of "Weight by distance": the controls fit unscrolled)
         self.influence_combo = gui.comboBox(
-            box, self, "influence_position", label="Influence:",
-            orientation=Qt.Horizontal, items=INFLUENCE_TEXTS,
+            self.sigma_spin.box, self, "influence_position",
+            items=INFLUENCE_SHORT,
             callback=self._influence_changed,
             tooltip="With weighting by distance: the neighbour at rank r "
                     "counts exp(-(r/σ)²), or 1/d or 1/d² of its distance d "

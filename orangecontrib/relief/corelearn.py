@@ -4,10 +4,14 @@
 ``ESTIMATORS`` maps each name of CORElearn's Relief family to an entry:
 the ``relieff`` keywords that compute the same estimate (with CORElearn's
 defaults, ``kNearestEqual = 10``, ``kNearestExpRank = 70``,
-``quotientExpRankDistance = 20``), or, for an estimator this engine does
-not compute yet, the reason.  ``corelearn_estimator(name)`` gives the
-keywords or raises a ValueError that says so; the scorers, the selector and
-the command line read them (``estimator=``, ``--estimator``).
+``quotientExpRankDistance = 20``); or a function on top of the engine
+(``best_k``, ``myopic``, ``merit``, ``costs``: the engine's diffs,
+distances, neighbours and shares, for an estimator that is another idea
+than one run of ReliefF); or, for one not computed yet, the reason.
+``corelearn_estimator(name)`` gives the keywords, ``run(name, X, y)``
+computes any of them, ``check(name)`` is the entry or a ValueError that
+says what is wrong; the scorer ``scoring.CORElearn``, the selector
+(``estimator=``) and the command line (``--estimator``) read them.
 
 The numbers agree with CORElearn run with ``ReliefIterations = 0`` (every
 instance visited) and ``numAttrProportionEqual = 0``,

@@ -26,13 +26,14 @@ from . import moved
 moved.install()    # the old module paths import (doc/architecture.md)
 
 from .core import ReliefResult, ReliefWarning, relieff
+from .corelearn import corelearn_estimator
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
-           "TuRF", "Iter", "VLS", "relieff",
-           "ReliefResult", "ReliefWarning"]
+           "CORElearn", "TuRF", "Iter", "VLS", "relieff",
+           "corelearn_estimator", "ReliefResult", "ReliefWarning"]
 
 _SCORERS = frozenset(("ReliefF", "DReliefF", "PDReliefF", "RReliefF",
-                      "IReliefF"))
+                      "IReliefF", "CORElearn"))
 _WRAPPERS = {"TuRF": ".wrappers.turf", "Iter": ".wrappers.iterated",
              "VLS": ".wrappers.vls"}
 # Submodules that used to be imported eagerly, hence reachable as attributes.

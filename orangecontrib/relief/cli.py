@@ -42,8 +42,10 @@ from orangecontrib.relief.distributed import check_cluster_options
 from orangecontrib.relief.io.reading import left_out, read_data
 from orangecontrib.relief.core.rules import RULES
 from orangecontrib.relief.core.variants import variant
-from orangecontrib.relief.scoring import (DReliefF, IReliefF, PDReliefF,
-                                          ReliefF, covariates_to_metas,
+from orangecontrib.relief.corelearn import names as corelearn_names
+from orangecontrib.relief.scoring import (CORElearn, DReliefF, IReliefF,
+                                          PDReliefF, ReliefF,
+                                          covariates_to_metas,
                                           has_instance_weights)
 from orangecontrib.relief.stats import (NPDR_DEFAULT, TESTS, find_test,
                                        unreachable_threshold)
@@ -263,6 +265,8 @@ def _whole_number_note(table):
 
 def scorer_options(args):
     """The scorer's keyword arguments from the command line."""
+    if args.estimator is not None:
+        return _corelearn_options(args)
     if args.method == "irelief":
         return _irelief_options(args)
     for given, name in ((args.max_iterations, "--max-iterations"),
@@ -293,6 +297,27 @@ def scorer_options(args):
         raise ValueError("--T is pdReliefF's steepness; use it with "
                          "--method pdrelieff.")
     return options
+
+
+def _corelearn_options(args):
+    """CORElearn's keyword arguments (``--estimator NAME``); a ValueError
+    for the options the estimator sets itself."""
+    given = [name for name, used in (
+        ("--method", args.method != "relieff"), ("--k", args.k != 10),
+        ("--neighbours", args.neighbours != NEIGHBOURS),
+        ("--weight-by-distance", args.weight_by_distance),
+        ("--sigma", args.sigma != 2.0), ("--misses", args.misses !=
+                                         "per_class"),
+        ("--m", args.m is not None), ("--T", args.T is not None),
+        ("--compat", args.compat is not None),
+        ("--turf", args.turf is not None)) if used]
+    if given:
+        raise ValueError(f"--estimator {args.estimator} sets CORElearn's "
+                         f"neighbours and visits every instance: "
+                         f"{', '.join(given)} has no meaning with it; "
+                         "leave it out.")
+    return dict(estimator=args.estimator, n_jobs=args.n_jobs,
+                device=args.device)
 
 
 def _irelief_options(args):
@@ -429,7 +454,8 @@ def _score(args, table, class_var, options, client):
                          "--dask or --scheduler.")
     if client is not None:
         options = dict(options, client=client, n_jobs=None)
-    scorer = METHODS[args.method](**options)
+    scorer = (CORElearn if args.estimator is not None
+              else METHODS[args.method])(**options)
     if args.turf is not None:
         scorer = TuRF(scorer, remove=args.turf, rounds=args.turf_rounds)
     elif args.turf_rounds is not None:
@@ -470,6 +496,8 @@ def _score(args, table, class_var, options, client):
         weka = ", Weka's numbers" if args.compat == "weka" else ""
         hood = f"k = {args.k}" if RULES[args.neighbours].uses_k \
             else f"neighbours = {args.neighbours}"
+        if args.estimator is not None:
+            hood = f"CORElearn's {args.estimator}"
         if args.method == "irelief" and args.turf is None:
             hood = (f"sigma = {args.sigma:g}, {result.iterations} iterations"
                     f" ({'' if result.converged else 'not '}converged)")
@@ -817,6 +845,12 @@ def _method_arguments(parser):
                         help="Relief variant: relieff, drelieff, "
                              "pdrelieff (the seed's), irelief (Sun "
                              "2007) (default: relieff)")
+    parser.add_argument("--estimator", choices=corelearn_names(),
+                        default=None, metavar="NAME",
+                        help="one of CORElearn's Relief estimators by its "
+                             "name (R's attrEval): "
+                             + ", ".join(corelearn_names(available=True))
+                             + " (the others are not computed here yet)")
     parser.add_argument("--k", "--k-nearest", dest="k",
                         type=_positive_int, default=10,
                         help="nearest hits and misses per class "

@@ -23,11 +23,12 @@ from .core.backends.cuda.backend import check_device
 from .core.contract.prepare import check_instance_weights
 from .core.options import check_options
 from .core.rules import RULES
+from . import corelearn
 from .distributed import check_cluster_options
 from .stats.redundancy import THRESHOLD, TOP, relief_redundancy
 
 __all__ = ["ReliefF", "DReliefF", "PDReliefF", "RReliefF", "IReliefF",
-           "RULE_NAMES", "has_instance_weights", "table_weights",
+           "CORElearn", "RULE_NAMES", "has_instance_weights", "table_weights",
            "SelectSignificant", "CovariatesToMetas", "covariate_variables",
            "covariates_to_metas",
            "SelectNonRedundant"]
@@ -429,6 +430,53 @@ class IReliefF(ReliefF):
             raise ValueError("I-RELIEF needs a categorical target (Sun "
                              "gives no regression form); use RReliefF for "
                              "a numeric one.")
+
+
+class CORElearn(ReliefF):
+    """One of CORElearn's Relief estimators by its name (R's ``attrEval``,
+    ``orangecontrib.relief.corelearn``): ``CORElearn("ReliefFexpRank")``
+    is ReliefF with CORElearn's k = 70 rank-weighted neighbours,
+    ``CORElearn("RReliefFequalK")`` RReliefF with k = 10; the column in
+    Rank is the estimator's name.  An estimator for the other kind of
+    target, or one this engine does not compute, is a ValueError that
+    says so.
+
+    Parameters
+    ----------
+    estimator : str
+        A name of ``corelearn.ESTIMATORS`` (``corelearn.names()``).
+    n_jobs, device, client :
+        As :class:`ReliefF`.
+    """
+    friendly_name = "CORElearn"
+
+    def __init__(self, estimator="ReliefFequalK", n_jobs=None, device=None,
+                 client=None):
+        options = dict(corelearn.check(estimator).options or {})
+        options.pop("regression", None)
+        super().__init__(n_jobs=n_jobs, device=device, client=client,
+                         **options)
+        self.estimator = estimator
+
+    @property
+    def name(self):
+        return self.estimator
+
+    def _check_class(self, data):
+        super()._check_class(data)
+        corelearn.check(self.estimator, regression=isinstance(
+            data.domain.class_var, ContinuousVariable))
+
+    def score_table(self, data: Table, progress=None, trace_every=None,
+                    status=None, client=None) -> ReliefResult:
+        """As ``ReliefF.score_table``; an estimator computed on top of the
+        engine (ReliefFbestK) has no progress, trace or cluster."""
+        if corelearn.check(self.estimator).options is not None:
+            return super().score_table(data, progress, trace_every, status,
+                                       client)
+        X, y, nominal, options = self._inputs(data)
+        return corelearn.run(self.estimator, X, y, nominal,
+                             options["regression"])
 
 
 def _feature_index(data, feature, scorer):

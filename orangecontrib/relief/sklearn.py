@@ -39,6 +39,7 @@ from .core.backends.cuda.backend import check_device
 from .core.options import is_real, is_whole, whole_number
 from .core.registry import lookup
 from .core.variants import variant as variant_named
+from . import corelearn
 from .wrappers.iterated import iter_relief
 from .wrappers.turf import turf
 from .wrappers.vls import vls
@@ -399,6 +400,13 @@ class ReliefFSelector(_RankingSelector):
     verbose : bool, default=False
         Print the data ``fit`` sees (instances, features, nominal ones,
         target, k), the time it took and the best features.
+    estimator : str, default=None
+        One of CORElearn's Relief estimators by its name (R's ``attrEval``;
+        ``orangecontrib.relief.corelearn.names()``), e.g. "ReliefFexpRank"
+        or "RReliefFequalK": it sets ``k_nearest``, ``weight_by_distance``,
+        ``sigma`` and ``misses`` (given values of these are not used).
+        One for the other kind of target, or one not computed here, is a
+        ValueError at ``fit``.
     compat : {None, "weka"}, default=None
         ``"weka"``: the numbers of Weka's ``ReliefFAttributeEval``, to the
         last bit (``random_state`` is then Weka's ``-D`` seed, whose default
@@ -496,7 +504,8 @@ class ReliefFSelector(_RankingSelector):
                  verbose=False, categorical_features=None,
                  categorical_threshold=None, multiclass_threshold=None,
                  label_type=None, redundancy=False,
-                 redundancy_threshold=THRESHOLD):
+                 redundancy_threshold=THRESHOLD, estimator=None):
+        self.estimator = estimator
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -570,7 +579,7 @@ class ReliefFSelector(_RankingSelector):
                                              options, rule, covariates)
         else:
             self._chosen = None
-            result = relieff(Xf, y, nominal[features], **options)
+            result = self._run(Xf, y, nominal[features], options)
         weights = np.full(X.shape[1], np.nan)
         weights[features] = result.weights
         self.n_iterations_ = result.n_iterations
@@ -592,6 +601,14 @@ class ReliefFSelector(_RankingSelector):
                     setattr(self, name, full)
         self._done(started)
         return self
+
+    def _run(self, X, y, nominal, options):
+        """The engine's run, or CORElearn's estimator on top of it."""
+        if self.estimator is None or \
+                corelearn.check(self.estimator).options is not None:
+            return relieff(X, y, nominal, **options)
+        return corelearn.run(self.estimator, X, y, nominal,
+                             options["regression"])
 
     def _prepare(self, X, y, owner, sample_weight=None):
         """Check the training data and encode it for the engine: (X as
@@ -671,6 +688,17 @@ class ReliefFSelector(_RankingSelector):
             feature_names=getattr(owner, "feature_names_in_", None),
             class_names=None if owner.regression_ else owner.classes_,
             **weights, **declared)
+        if self.estimator is not None:
+            entry = corelearn.check(self.estimator, owner.regression_)
+            if entry.options is None and (self.threshold is not None or
+                                          self.significance is not None or
+                                          self.redundancy):
+                raise ValueError(
+                    f"CORElearn's {self.estimator} is not one run of the "
+                    "engine: it has no significance test or redundancy "
+                    "here; leave threshold, significance and redundancy "
+                    "out.")
+            options.update(entry.options or {})
         owner._say(f"{X.shape[0]} instances, {X.shape[1]} features "
                    f"({int(nominal.sum())} nominal), "
                    + (f"{y.shape[1]} targets (multi-target RReliefF)"

@@ -21,7 +21,7 @@ from .backends.compiled.backend import relieff_job
 from .contract.prepare import check_instance_weights
 from .backends.cuda.backend import check_device
 from .irelief import irelief
-from .options import check_options, for_targets
+from .options import BY_DISTANCE, check_options, for_targets
 from .backends.runtime import Run, threads
 from .backends.selection import local_backend, on_gpu
 from .backends.weka import start as weka_start
@@ -75,8 +75,11 @@ PARAMETERS = """\
     misses : {"per_class", "any"}
         k misses of every other class (ReliefF) or among all other classes
         together (Relief-E; original Relief with k_nearest=1).
-    weight_by_distance : bool
-        Rank-weighted neighbours, exp(-(rank / sigma)^2) (Weka's -W / -A).
+    weight_by_distance : bool or {"distance", "sqr_distance"}
+        Rank-weighted neighbours, exp(-(rank / sigma)^2) (Weka's -W / -A);
+        or neighbours of influence 1 / d or 1 / d^2 of their distance d
+        (2 / d_min^p at distance 0, d_min the group's nearest non-zero
+        distance), CORElearn's ReliefFdistance and ReliefFsqrDistance.
     sigma : float
         Width of the rank weights; for I-RELIEF the width of its kernel
         exp(-d / sigma).
@@ -230,6 +233,12 @@ def _refuse_weights(X, instance_weights, options):
         raise ValueError("compat='weka' gives Weka's ReliefFAttributeEval, "
                          "which ignores instance weights; leave "
                          "instance_weights out, or use compat=None.")
+    if options.weight_by_distance in BY_DISTANCE:
+        raise ValueError(f"weight_by_distance={options.weight_by_distance!r}"
+                         " (CORElearn's 1/d influences) does not take "
+                         "instance weights yet; leave instance_weights out, "
+                         "or weigh the neighbours by rank "
+                         "(weight_by_distance=True) or not at all.")
 
 
 def _rows(X):

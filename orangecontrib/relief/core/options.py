@@ -15,6 +15,9 @@ from .speedups import ALL, Speedups
 from .variants import FIXED, Variant, variant as variant_named
 
 MISSES = ("per_class", "any")
+#: ``weight_by_distance``'s influences by distance: the power p of 1 / d^p
+#: (CORElearn's ReliefFdistance and ReliefFsqrDistance)
+BY_DISTANCE = {"distance": 1.0, "sqr_distance": 2.0}
 COMPATS = (None, "weka")
 
 
@@ -107,7 +110,7 @@ class Options:
     variant_entry: Variant
     k_nearest: int
     misses: str
-    weight_by_distance: bool
+    weight_by_distance: Any     # False, True (rank) or BY_DISTANCE's
     sigma: float
     T: Optional[float]
     trace_every: Optional[int]
@@ -156,6 +159,7 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
     if misses not in MISSES:
         raise ValueError(f"misses must be 'per_class' (ReliefF) or 'any' "
                          f"(Relief-E); got {misses!r}.")
+    weight_by_distance = _influence(weight_by_distance, compat)
     chosen = rule(neighbours)
     if not chosen.uses_k and weight_by_distance:
         raise ValueError(f"weight_by_distance ranks the k nearest; with "
@@ -166,7 +170,7 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
         raise ValueError(f"neighbours={neighbours!r} scores far instances, "
                          "which RReliefF (a numeric target) does not define; "
                          "use 'surf' or 'multisurf'.")
-    if weight_by_distance and not (is_real(sigma) and sigma > 0):
+    if weight_by_distance is True and not (is_real(sigma) and sigma > 0):
         raise ValueError(f"sigma must be a positive number; got {sigma!r}.")
     if T is not None and not (is_real(T) and T > 0):
         raise ValueError(f"T must be a positive number (or None for "
@@ -208,7 +212,7 @@ def check_options(variant, k_nearest, misses, weight_by_distance, sigma, T,
         if not entry.feedback:      # (the sequential loop's fixed weights)
             entry = FIXED
     return Options(entry, int(k_nearest), misses,
-                   bool(weight_by_distance), sigma, T, trace_every, n_jobs,
+                   weight_by_distance, sigma, T, trace_every, n_jobs,
                    chosen, bool(regression), compat, n_iterations,
                    random_state, ALL if speedups is None else speedups,
                    bool(statistics), distance_weights, max_iterations,
@@ -263,6 +267,23 @@ def for_targets(options, y):
         raise ValueError(f"y has {t} target columns (several targets: "
                          f"multi-target RReliefF), but {why}.")
     return replace(options, regression=True)
+
+
+def _influence(weight_by_distance, compat):
+    """``weight_by_distance`` checked: False, True (rank weights) or a name
+    of ``BY_DISTANCE``."""
+    if isinstance(weight_by_distance, str):
+        if weight_by_distance not in BY_DISTANCE:
+            raise ValueError(
+                "weight_by_distance must be False, True (rank weights "
+                "exp(-(rank / sigma)^2)), 'distance' (1 / d) or "
+                f"'sqr_distance' (1 / d^2); got {weight_by_distance!r}.")
+        if compat == "weka":
+            raise ValueError("Weka's ReliefFAttributeEval weights "
+                             "neighbours by rank only; with compat='weka' "
+                             "use weight_by_distance=True or False.")
+        return weight_by_distance
+    return bool(weight_by_distance)
 
 
 def check_irelief_options(sigma, max_iterations, tolerance, regression=False,

@@ -52,6 +52,10 @@ TRACE_POINTS = 200
 
 #: The Misses menu's items (for the k-nearest rule).
 MISSES_TEXTS = ("k from each other class", "k from any other class")
+#: the neighbour influences of "Weight by distance" (the setting's names)
+INFLUENCES = ("rank", "distance", "sqr_distance")
+INFLUENCE_TEXTS = ("by rank, exp(-(r/σ)²)", "1 / distance", "1 / distance²")
+INFLUENCE_SHORT = ("rank", "1/d", "1/d²")
 
 #: The rows of variables the Covariates list shows.
 COVARIATE_ROWS = 4
@@ -117,6 +121,9 @@ class OWReliefBase(OWScoringBase, openclass=True):
     random_state = Setting(0)
     weight_by_distance = Setting(False)
     sigma = Setting(2.0)
+    # with weight_by_distance: "rank" (exp(-(r/σ)²)) or a name of
+    # core.options.BY_DISTANCE (1/d, 1/d²: CORElearn's ReliefFdistance, ...)
+    influence = Setting("rank")
     misses_any = Setting(0)  # 0: per class (ReliefF), 1: any class (Relief-E)
     custom_T = Setting(False)
     weka_compat = Setting(False)  # compat="weka": Weka's numbers
@@ -163,7 +170,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
             if test.unsupported(variant=self.SCORER.variant) is None]
         self._reset_bad_settings(dict(
             rule=tuple(RULES), misses_any=(0, 1), select_percent=(0, 1, 2),
-            significance_test=tuple(self.test_names)))
+            significance_test=tuple(self.test_names), influence=INFLUENCES))
         self._setup_gui()
         self._enable_k_controls()
         self._update_cost_label()
@@ -209,6 +216,17 @@ class OWReliefBase(OWScoringBase, openclass=True):
             checkCallback=self._params_changed,
             tooltip="The neighbour at rank r has influence "
                     "exp(-(r/σ)²) instead of 1.")
+        # (the combo shows a position; the setting keeps the influence's name)
+        self.influence_position = INFLUENCES.index(self.influence) \
+            if self.influence in INFLUENCES else 0
+        # (in the row of "Weight by distance": the controls fit unscrolled)
+        self.influence_combo = gui.comboBox(
+            self.sigma_spin.box, self, "influence_position",
+            items=INFLUENCE_SHORT,
+            callback=self._influence_changed,
+            tooltip="With weighting by distance: the neighbour at rank r "
+                    "counts exp(-(r/σ)²), or 1/d or 1/d² of its distance d "
+                    "(CORElearn's ReliefFdistance and ReliefFsqrDistance).")
         self.misses_combo = gui.comboBox(
             box, self, "misses_any", label="Misses:",
             orientation=Qt.Horizontal,
@@ -360,10 +378,25 @@ class OWReliefBase(OWScoringBase, openclass=True):
         for control in (self.k_spin, self.sigma_spin):
             control.box.setEnabled(k_rule) if hasattr(control, "box") \
                 else control.setEnabled(k_rule)
+        self.influence_combo.setEnabled(k_rule and not self.weka_compat)
         # (a radius rule takes every miss within it: no k)
         for i, text in enumerate(MISSES_TEXTS):
             self.misses_combo.setItemText(
                 i, text if k_rule else text.replace("k from", "All from"))
+
+    def _influence_changed(self):
+        self.influence = INFLUENCES[self.influence_position]
+        self._params_changed()
+
+    def _influence(self):
+        """``weight_by_distance`` of the scorer: False, True (rank weights)
+        or the influence by distance (not with Weka's numbers)."""
+        if not self.weight_by_distance or not (
+                RULES[self.rule].uses_k or self.weka_compat):
+            return False
+        if self.weka_compat or self.influence not in INFLUENCES[1:]:
+            return True
+        return self.influence
 
     def _device_changed(self):
         self.use_gpu = bool(self.device_position)
@@ -540,8 +573,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         rule = self.rule
         params = dict(n_iterations=n_iterations, k_nearest=self.k_nearest,
                       random_state=self.random_state,
-                      weight_by_distance=bool(self.weight_by_distance)
-                      and RULES[rule].uses_k,
+                      weight_by_distance=self._influence(),
                       sigma=self.sigma,
                       misses=self.MISSES[0 if self.weka_compat
                                          else self.misses_any],
@@ -913,9 +945,12 @@ class OWReliefBase(OWScoringBase, openclass=True):
                   RULES[params["neighbours"]].display_name)]
         if RULES[params["neighbours"]].uses_k:
             items.append(("Neighbours k", params["k_nearest"]))
+        influence = params["weight_by_distance"]
         items += [("Neighbour influence",
+                   INFLUENCE_TEXTS[INFLUENCES.index(influence)]
+                   if influence in INFLUENCES[1:] else
                    f"exp(-(rank/σ)²), σ = {self.sigma:g}"
-                   if params["weight_by_distance"] else "equal"),
+                   if influence else "equal"),
                   ("Misses", "from each other class"
                    if params["misses"] == "per_class"
                    else "from any other class"),

@@ -34,7 +34,7 @@ from ..contract.estimates import NO_FIXED, estimate, estimate_after
 from ..messages import warn
 from ..contract.neighbours import (MODE_ANY, MODE_PER_CLASS, MODE_REGRESSION,
                                    Neighbourhood)
-from ..options import (Options, for_targets, random_generator,
+from ..options import (BY_DISTANCE, Options, for_targets, random_generator,
                        whole_number)
 from ..contract.pair_means import pair_means
 from ..contract.prepare import (Prepared, check_instance_weights, prepare,
@@ -169,8 +169,11 @@ def neighbourhood(prep, regression, misses, k_nearest, weight_by_distance,
     else:
         k_nearest = min(k_nearest, max(1, int(np.ceil(
             prep.instance_weights.sum()))))
-    rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)
-                    if weight_by_distance else np.ones(k_nearest))
+    if weight_by_distance in BY_DISTANCE:   # 1 / d^p (neighbours.influence)
+        rank_weights = np.array([-BY_DISTANCE[weight_by_distance]])
+    else:
+        rank_weights = (np.exp(-(np.arange(k_nearest) / sigma) ** 2)
+                        if weight_by_distance else np.ones(k_nearest))
     class_factor = _class_factor(prep)
     chosen = RULES[rule]
     means = pair_means(prep) if chosen.pair_mean_radius else np.zeros(0)

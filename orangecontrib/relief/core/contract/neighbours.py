@@ -151,21 +151,59 @@ def group_sign(mode, g, gr, class_factor):
 
 
 @register_jitable
+def influence(rank, ranked, rank_weights, nearest):
+    """The influence of the neighbour at ``rank`` (0-based) of a group whose
+    distances are ``ranked``: ``rank_weights[rank]`` (1, or
+    exp(-(rank / sigma)^2)); or, where ``rank_weights`` is one negative
+    number -p (``base.neighbourhood``: influence by distance, CORElearn's
+    ReliefFdistance for p = 1 and ReliefFsqrDistance for p = 2), 1 / d^p of
+    its distance d, and 2 / nearest^p at distance 0 (``nearest``: the
+    group's smallest non-zero distance, 1 when there is none)."""
+    if rank_weights[0] >= 0:
+        return rank_weights[rank]
+    power = -rank_weights[0]
+    if ranked[rank] > 0:
+        return 1.0 / ranked[rank] ** power
+    return 2.0 / nearest ** power
+
+
+@register_jitable
+def by_distance(rank_weights):
+    """Whether ``rank_weights`` asks for influence by distance (one
+    negative number -p): the chosen neighbours then need their float64
+    distances, not a screen's."""
+    return rank_weights.shape[0] > 0 and rank_weights[0] < 0
+
+
+@register_jitable
+def nearest_nonzero(ranked, m):
+    """The smallest non-zero of the first m of ``ranked`` (increasing); 1
+    when all are 0."""
+    for q in range(m):
+        if ranked[q] > 0:
+            return ranked[q]
+    return 1.0
+
+
+@register_jitable
 def tie_shares(ranked, k, rank_weights, sign, coef):
     """The shares of a group's candidates, ``ranked`` their distances in
     increasing order: the k nearest, those tied with the k-th (within
     TIE_RTOL of the first of a run) sharing the influences of the ranks
-    they occupy, over the total of the first min(k, m) ranks, times
-    ``sign``; coef[q] gets the q-th's.  Candidates beyond the k-th and its
-    ties (a screen's) are dropped: returns how many are kept."""
+    they occupy (``influence``), over the total of the first min(k, m)
+    ranks, times ``sign``; coef[q] gets the q-th's.  Candidates beyond the
+    k-th and its ties (a screen's) are dropped: returns how many are
+    kept."""
     m = ranked.shape[0]
     if m > k:
         limit = ranked[k - 1] * (1 + TIE_RTOL)
         while ranked[m - 1] > limit:
             m -= 1
+    nearest = nearest_nonzero(ranked, m) if by_distance(rank_weights) \
+        else 1.0
     norm = 0.0
     for rank in range(min(k, m)):
-        norm += rank_weights[rank]
+        norm += influence(rank, ranked, rank_weights, nearest)
     i = 0
     while i < m:
         e = i + 1
@@ -174,10 +212,10 @@ def tie_shares(ranked, k, rank_weights, sign, coef):
             e += 1
         ties = e - i
         slots = max(0, min(ties, k - i))
-        influence = 0.0
+        shared = 0.0
         for rank in range(i, i + slots):
-            influence += rank_weights[rank]
-        share = sign * influence / ties / norm
+            shared += influence(rank, ranked, rank_weights, nearest)
+        share = sign * shared / ties / norm
         for q in range(i, e):
             coef[q] = share
         i = e
@@ -561,7 +599,8 @@ def select(r, dist, group, hood, buffers, screen, exact, max_candidates,
                 m += 1
         if m == 0:
             continue
-        if per_row or (screen.on and not speedups.settle):
+        if per_row or (screen.on and (not speedups.settle or
+                                      by_distance(hood.rank_weights))):
             for q in range(m):
                 member_dist[q] = exact_distance(r, members[q], exact)
         elif screen.on:

@@ -1,0 +1,208 @@
+"""CORElearn's Relief estimators by their names (R's ``attrEval``, CORElearn
+1.57 by Robnik-Sikonja), as options of this package's one engine.
+
+``ESTIMATORS`` maps each name of CORElearn's Relief family to an entry:
+the ``relieff`` keywords that compute the same estimate (with CORElearn's
+defaults, ``kNearestEqual = 10``, ``kNearestExpRank = 70``,
+``quotientExpRankDistance = 20``); or a function on top of the engine
+(``best_k``, ``myopic``, ``merit``, ``costs``: the engine's diffs,
+distances, neighbours and shares, for an estimator that is another idea
+than one run of ReliefF); or, for one not computed yet, the reason.
+``corelearn_estimator(name)`` gives the keywords, ``run(name, X, y)``
+computes any of them, ``check(name)`` is the entry or a ValueError that
+says what is wrong; the scorer ``scoring.CORElearn``, the selector
+(``estimator=``) and the command line (``--estimator``) read them.
+
+The numbers agree with CORElearn run with ``ReliefIterations = 0`` (every
+instance visited) and ``numAttrProportionEqual = 0``,
+``numAttrProportionDifferent = 1`` (its ramp of numeric diffs is then the
+plain |v1 - v2| / range; CORElearn's defaults 0.04 and 0.1 ramp the diff
+from 0 at 4 % of the range to 1 at 10 %), on data without distance ties,
+duplicate instances or missing values: where those occur CORElearn departs
+from ``doc/semantics.md`` (``doc/corelearn.md`` lists how, and the largest
+differences measured on GAMETES, CorrAl, MONK, heart_disease, housing):
+
+* a tie at the k-th distance: CORElearn keeps the first instances its
+  partial heap sort leaves (ours share the k-th slots); in ``ReliefFexpRank``
+  tied neighbours take the influence of the first rank of their tie (ours:
+  the mean influence of the ranks they occupy);
+* classification skips every instance at distance 0 from the visited one
+  (its duplicates are neither hits nor misses; ours counts them);
+* a missing value: 1 - P(v | class) with Laplace's correction, numeric
+  values counted in intervals (ours: RELIEF-D's empirical laws);
+* an increment of a hit or miss group at most 1e-7 is dropped.
+"""
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable, Optional
+
+from .best_k import best_k
+from .core import relieff
+from .core.registry import Entry, lookup
+from .costs import cost_sensitive
+from .merit import merit
+from .myopic import myopic
+
+__all__ = ["ESTIMATORS", "Estimator", "corelearn_estimator", "names",
+           "check", "run"]
+
+#: CORElearn's defaults of the neighbourhood sizes and the rank width
+K_EQUAL = 10
+K_EXP_RANK = 70
+SIGMA_EXP_RANK = 20.0
+
+
+@dataclass(frozen=True)
+class Estimator(Entry):
+    """One of CORElearn's Relief estimators: ``options`` are ``relieff``'s
+    keywords that compute it, or ``function(X, y, nominal, regression=)``
+    computes it on top of the engine (a ``ReliefResult``); neither: not
+    computed here, and ``missing`` says why."""
+    regression: bool = False
+    options: dict = field(default=None, hash=False, compare=False)
+    missing: str = ""
+    function: Optional[Callable] = field(default=None, compare=False)
+    costs: bool = False
+
+    @property
+    def available(self):
+        return self.options is not None or self.function is not None
+
+
+def _built(name, description, regression=False, **options):
+    return Estimator(name, name, description, regression,
+                     dict(options, regression=regression))
+
+
+def _on_top(name, description, function, regression=False):
+    return Estimator(name, name, description, regression, None, "",
+                     function)
+
+
+def _with_costs(name, description, kind):
+    return Estimator(name, name, description, False, None, "",
+                     partial(cost_sensitive, kind=kind), True)
+
+
+def _missing(name, description, why, regression=False):
+    return Estimator(name, name, description, regression, None, why)
+
+
+_NOT_YET = "this engine has no {} yet (issue 40, item 3, not reached)"
+
+
+def _registry(*entries):
+    return {entry.name: entry for entry in entries}
+
+
+ESTIMATORS = _registry(
+    _built("ReliefFequalK", "ReliefF with k = 10 nearest hits and misses "
+           "of each class, of equal influence", k_nearest=K_EQUAL),
+    _built("ReliefFexpRank", "ReliefF with k = 70 nearest, the neighbour at "
+           "rank r of influence exp(-(r / 20)^2)", k_nearest=K_EXP_RANK,
+           weight_by_distance=True, sigma=SIGMA_EXP_RANK),
+    _on_top("ReliefFbestK", "ReliefF with, for each feature, its best "
+            "estimate over k = 1 ... the largest class's size", best_k),
+    _built("Relief", "Kira and Rendell's Relief: the nearest hit and the "
+           "nearest miss (of any other class)", k_nearest=1, misses="any"),
+    _on_top("MyopicReliefF", "Myopic ReliefF: its closed form with every "
+            "instance a neighbour (numeric features: the best binary split)",
+            myopic),
+    _on_top("ReliefFmerit", "ReliefF with k = 70 rank-weighted nearest, "
+            "each diff divided by the neighbour's distance", merit),
+    _built("ReliefFdistance", "ReliefF with k = 70 nearest, of influence "
+           "1 / distance", k_nearest=K_EXP_RANK,
+           weight_by_distance="distance"),
+    _built("ReliefFsqrDistance", "ReliefF with k = 70 nearest, of influence "
+           "1 / distance^2", k_nearest=K_EXP_RANK,
+           weight_by_distance="sqr_distance"),
+    _with_costs("ReliefFexpC", "ReliefF with expected costs of "
+                "misclassification", "expC"),
+    _with_costs("ReliefFavgC", "ReliefF with average costs of "
+                "misclassification", "avgC"),
+    _with_costs("ReliefFpe", "ReliefF with priors from expected costs",
+                "pe"),
+    _with_costs("ReliefFpa", "ReliefF with priors from average costs",
+                "pa"),
+    _missing("ReliefFsmp", "ReliefF with sampling by expected cost",
+             _NOT_YET.format("sampling by expected cost")),
+    _with_costs("ReliefKukar", "Relief with the miss weighted by its "
+                "class's expected cost (Kukar)", "kukar"),
+    _built("RReliefFequalK", "RReliefF with k = 10 nearest of equal "
+           "influence", regression=True, k_nearest=K_EQUAL),
+    _built("RReliefFexpRank", "RReliefF with k = 70 nearest, the neighbour "
+           "at rank r of influence exp(-(r / 20)^2)", regression=True,
+           k_nearest=K_EXP_RANK, weight_by_distance=True,
+           sigma=SIGMA_EXP_RANK),
+    _on_top("RReliefFbestK", "RReliefF with, for each feature, its best "
+            "estimate over k = 1 ... n - 1", best_k, regression=True),
+    _missing("RReliefFwithMSE", "RReliefF combined with the MSE of the mean",
+             _NOT_YET.format("MSE combination"), regression=True),
+    _built("RReliefFdistance", "RReliefF with k = 70 nearest, of "
+           "influence 1 / distance", regression=True, k_nearest=K_EXP_RANK,
+           weight_by_distance="distance"),
+    _built("RReliefFsqrDistance", "RReliefF with k = 70 nearest, of "
+           "influence 1 / distance^2", regression=True,
+           k_nearest=K_EXP_RANK, weight_by_distance="sqr_distance"),
+)
+
+
+def names(regression=None, available=None):
+    """The estimators' names, in CORElearn's order: those for a class
+    (``regression=False``) or a numeric target (``True``), those this engine
+    computes (``available=True``)."""
+    return [name for name, entry in ESTIMATORS.items()
+            if regression in (None, entry.regression)
+            and available in (None, entry.available)]
+
+
+def check(name, regression=None):
+    """The entry of CORElearn's estimator ``name``; a ValueError says when
+    it is unknown, for the other kind of target than ``regression`` (when
+    given: the data's), or not computed here."""
+    entry = lookup(ESTIMATORS, name, "estimator")
+    if regression is not None and bool(regression) != entry.regression:
+        kind = "a numeric target" if entry.regression else "a class"
+        other = names(regression=bool(regression), available=True)
+        raise ValueError(
+            f"CORElearn's {name} is for {kind}; for this data use one of "
+            f"{', '.join(other)}.")
+    if not entry.available:
+        other = names(regression=entry.regression, available=True)
+        raise ValueError(f"CORElearn's {name} is not available: "
+                         f"{entry.missing}; use one of {', '.join(other)}.")
+    return entry
+
+
+def corelearn_estimator(name, regression=None):
+    """``relieff``'s keywords that compute CORElearn's estimator ``name``
+    (a new dict each call); a ValueError as ``check``, or where the
+    estimator is computed on top of the engine (``run`` computes every
+    one)."""
+    entry = check(name, regression)
+    if entry.options is None:
+        raise ValueError(f"CORElearn's {name} is not one run of relieff; "
+                         "compute it with orangecontrib.relief.corelearn."
+                         f"run({name!r}, X, y), the CORElearn scorer or "
+                         "--estimator.")
+    return dict(entry.options)
+
+
+def run(name, X, y, nominal=None, regression=False, costs=None,
+        **options):
+    """CORElearn's estimator ``name`` on (X, y): ``relieff`` with its
+    keywords (and ``options``: progress, n_jobs, device, ...), or its own
+    function on top of the engine (which takes no further options; the
+    cost-sensitive ones take ``costs``, C[i, j] the cost of predicting
+    class j for class i, every cost 1 by default)."""
+    entry = check(name, regression)
+    if costs is not None and not entry.costs:
+        takes = [other for other, e in ESTIMATORS.items() if e.costs]
+        raise ValueError(f"CORElearn's {name} takes no cost matrix; the "
+                         f"cost-sensitive ones are {', '.join(takes)}.")
+    if entry.options is not None:
+        return relieff(X, y, nominal, **dict(options, **entry.options))
+    if entry.costs:
+        return entry.function(X, y, nominal, regression=regression,
+                              costs=costs)
+    return entry.function(X, y, nominal, regression=regression)

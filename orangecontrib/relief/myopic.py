@@ -1,0 +1,66 @@
+"""Myopic ReliefF as CORElearn computes it (``attrEval``'s MyopicReliefF):
+ReliefF's limit with every instance a neighbour, in closed form
+(``paper.classic.myopic_relieff``: Robnik-Sikonja & Kononenko 2003, eq.
+12), from each feature's class x value counts over the rows where it is
+known.  A numeric feature gets the best of its binary splits, as CORElearn
+scores numeric features with its impurity measures
+(``binaryEvaluateNumericAttributes``): the values sorted, a split between
+two different values with at least ``min_node_weight`` = 2 rows (CORElearn's
+``minNodeWeightEst``) on each side.
+"""
+import numpy as np
+
+from .core.backends.base import to_features
+from .core.contract.prepare import prepare
+from .core.messages import collect_warnings
+from .core.result import ReliefResult
+
+__all__ = ["myopic"]
+
+MIN_NODE_WEIGHT = 2
+
+
+def _best_split(values, group, n_classes, score):
+    """The largest ``score(counts)`` over the binary splits of the known
+    ``values`` (classes x {left, right} counts); NaN when there is none."""
+    order = np.argsort(values, kind="stable")
+    values, group = values[order], group[order]
+    left = np.cumsum(np.eye(n_classes)[group], axis=0)     # first j + 1 rows
+    total = left[-1]
+    best = np.nan
+    for j in range(MIN_NODE_WEIGHT, values.shape[0] - MIN_NODE_WEIGHT):
+        if values[j] != values[j - 1]:
+            counts = np.column_stack([left[j - 1], total - left[j - 1]])
+            est = score(counts)
+            if not best >= est:
+                best = est
+    return best
+
+
+def myopic(X, y, nominal=None, regression=False):
+    """Myopic ReliefF of every feature (classification).  Returns a
+    ``ReliefResult`` (no trace); a feature without a split (one value)
+    gets 0, one with no known value NaN."""
+    from .paper.classic import myopic_relieff
+    if regression:
+        raise ValueError("Myopic ReliefF is defined for a class; for a "
+                         "numeric target use RReliefF.")
+    with collect_warnings():
+        prep = prepare(X, y, nominal)
+    a_num, c = prep.num.shape[1], prep.n_classes
+    out = np.zeros(prep.n_used)
+    for f in range(a_num):
+        known = ~np.isnan(prep.num[:, f])
+        out[f] = _best_split(prep.num[known, f], prep.group[known], c,
+                             myopic_relieff)
+    for g in range(prep.nom.shape[1]):
+        codes = prep.nom[:, g].astype(np.int64)
+        known = codes >= 0
+        counts = np.zeros((c, codes[known].max() + 1))
+        np.add.at(counts, (prep.group[known], codes[known]), 1)
+        out[a_num + g] = myopic_relieff(counts)
+    out[np.isnan(out)] = 0.0
+    return ReliefResult(weights=to_features(out[None, :], prep)[0],
+                        trace=None, trace_steps=None,
+                        n_iterations=prep.group.shape[0], T=None,
+                        regression=False, n_dropped=prep.n_dropped)

@@ -1,0 +1,436 @@
+"""CORElearn's Relief estimators by name (``orangecontrib.relief.corelearn``)
+against CORElearn's own numbers.
+
+``tests/data/corelearn_golden.json``: two random tables without distance
+ties (60 x 5 numeric; a class of three values, and a numeric target) and
+CORElearn 1.57.3.1's ``attrEval`` of every Relief estimator on them, every
+instance visited, the plain diff |v1 - v2| / range (its provenance field
+has the R call; ``python benchmarks/corelearn_agreement.py --golden FILE``
+wrote it).  No R is needed here.
+"""
+import json
+import os
+import warnings
+
+import numpy as np
+import pytest
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+
+from orangecontrib.relief import CORElearn, corelearn_estimator, relieff
+from orangecontrib.relief.cli import main
+from orangecontrib.relief.corelearn import ESTIMATORS, names, run
+from orangecontrib.relief.sklearn import ReliefFSelector
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "data",
+                      "corelearn_golden.json")
+with open(GOLDEN) as _file:
+    TABLES = json.load(_file)["tables"]
+CLASSES, NUMERIC = "tie-free (60 x 5, 3 classes)", "tie-free (60 x 5, numeric)"
+
+#: the Relief family of CORElearn 1.57's attrEval (estCommon.cpp's names)
+FAMILY = {
+    False: ["ReliefFequalK", "ReliefFexpRank", "ReliefFbestK", "Relief",
+            "MyopicReliefF", "ReliefFmerit", "ReliefFdistance",
+            "ReliefFsqrDistance", "ReliefFexpC", "ReliefFavgC", "ReliefFpe",
+            "ReliefFpa", "ReliefFsmp", "ReliefKukar"],
+    True: ["RReliefFequalK", "RReliefFexpRank", "RReliefFbestK",
+           "RReliefFwithMSE", "RReliefFdistance", "RReliefFsqrDistance"]}
+
+
+def golden(table):
+    entry = TABLES[table]
+    return (np.array(entry["X"]), np.array(entry["y"]),
+            {name: np.array(values)
+             for name, values in entry["corelearn"].items()})
+
+
+MONK = "MONK-1 train (124)"
+
+
+def orange_table(table):
+    X, y, _ = golden(table)
+    attributes = [ContinuousVariable(f"f{j}") for j in range(X.shape[1])]
+    target = (ContinuousVariable("y") if table == NUMERIC
+              else DiscreteVariable("y", values=("a", "b", "c")))
+    return Table.from_numpy(Domain(attributes, target), X, y)
+
+
+AVAILABLE = [(table, name) for table, regression in ((CLASSES, False),
+                                                    (NUMERIC, True))
+             for name in names(regression=regression, available=True)]
+
+
+@pytest.mark.parametrize("name", ["MyopicReliefF", "ReliefFdistance",
+                                  "ReliefFsqrDistance"])
+def test_equal_to_corelearn_on_monk(name):
+    """MONK-1's training set (nominal, distance ties, no duplicates):
+    Myopic ReliefF has no neighbours, and with k = 70 at least every
+    class's size every instance is a neighbour, of equal influence at
+    equal distance, so CORElearn's order of ties cannot matter."""
+    X, y, theirs = golden(MONK)
+    nominal = np.array(TABLES[MONK]["nominal"])
+    ours = run(name, X, y, nominal).weights
+    np.testing.assert_allclose(ours, theirs[name], rtol=0, atol=1e-12)
+
+
+def test_registry_holds_corelearns_relief_family():
+    for regression, family in FAMILY.items():
+        assert names(regression=regression) == family
+    # the golden file has CORElearn's numbers of every one of them
+    assert set(golden(CLASSES)[2]) == set(FAMILY[False])
+    assert set(golden(NUMERIC)[2]) == set(FAMILY[True])
+
+
+@pytest.mark.parametrize("table, name", AVAILABLE)
+def test_engine_equals_corelearn(table, name):
+    X, y, theirs = golden(table)
+    regression = table == NUMERIC
+    ours = run(name, X, y, regression=regression).weights
+    np.testing.assert_allclose(ours, theirs[name], rtol=0, atol=1e-12)
+    if ESTIMATORS[name].options is not None:
+        ours = relieff(X, y, **corelearn_estimator(name)).weights
+        np.testing.assert_allclose(ours, theirs[name], rtol=0, atol=1e-12)
+    else:
+        with pytest.raises(ValueError, match="is not one run of relieff"):
+            corelearn_estimator(name)
+
+
+def test_the_existing_options_are_corelearns_estimators():
+    """ReliefFexpRank is this package's rank-weighted neighbours
+    (weight_by_distance, sigma = quotientExpRankDistance = 20, k = 70),
+    ReliefFequalK its k nearest (k = 10), Relief k = 1 among all misses."""
+    assert corelearn_estimator("ReliefFexpRank") == dict(
+        k_nearest=70, weight_by_distance=True, sigma=20.0, regression=False)
+    assert corelearn_estimator("ReliefFequalK") == dict(
+        k_nearest=10, regression=False)
+    assert corelearn_estimator("Relief") == dict(
+        k_nearest=1, misses="any", regression=False)
+    assert corelearn_estimator("RReliefFexpRank") == dict(
+        k_nearest=70, weight_by_distance=True, sigma=20.0, regression=True)
+
+
+def test_the_options_matter():
+    """Each estimator's numbers are its own: no two agree on the golden
+    table, so the agreement above tells the estimators apart."""
+    X, y, theirs = golden(CLASSES)
+    for first in ("ReliefFequalK", "ReliefFexpRank", "Relief"):
+        for second in ("ReliefFequalK", "ReliefFexpRank", "Relief"):
+            if first != second:
+                assert np.abs(theirs[first] - theirs[second]).max() > 1e-3
+
+
+def test_kira_relief_by_hand():
+    """Relief (Kira and Rendell): the nearest hit and the nearest miss of
+    any class.  Rows 0 (0.0), 1 (0.1), 2 (0.6), 3 (1.0) of classes 0, 0,
+    1, 1 (range 1): row 0's hit is 1 (diff 0.1) and miss 2 (0.6); row 1's
+    hit 0 (0.1), miss 2 (0.5); row 2's hit 3 (0.4), miss 1 (0.5); row 3's
+    hit 2 (0.4), miss 1 (0.9).  W = (0.6 + 0.5 + 0.5 + 0.9 - 0.1 - 0.1 -
+    0.4 - 0.4) / 4 = 0.375."""
+    X = np.array([[0.0], [0.1], [0.6], [1.0]])
+    y = np.array([0, 0, 1, 1])
+    weights = relieff(X, y, **corelearn_estimator("Relief")).weights
+    assert weights[0] == pytest.approx(0.375, abs=1e-15)
+
+
+@pytest.mark.parametrize("name", [name for name, entry in ESTIMATORS.items()
+                                  if not entry.available])
+def test_not_computed_here_says_so(name):
+    with pytest.raises(ValueError, match=f"CORElearn's {name} is not "
+                                         "available: this engine has no"):
+        corelearn_estimator(name)
+    with pytest.raises(ValueError, match="not available"):
+        CORElearn(name)
+
+
+def test_wrong_name_and_wrong_target():
+    with pytest.raises(ValueError, match="estimator must be one of"):
+        corelearn_estimator("ReliefFequalk")
+    with pytest.raises(ValueError, match="is for a numeric target; for "
+                                         "this data use one of ReliefF"):
+        corelearn_estimator("RReliefFequalK", regression=False)
+    with pytest.raises(ValueError, match="is for a class"):
+        CORElearn("ReliefFequalK")(orange_table(NUMERIC))
+    with pytest.raises(ValueError, match="is for a numeric target"):
+        ReliefFSelector(estimator="RReliefFexpRank").fit(
+            *golden(CLASSES)[:2])
+
+
+@pytest.mark.parametrize("table, name", AVAILABLE)
+def test_scorer_and_selector_equal_corelearn(table, name):
+    X, y, theirs = golden(table)
+    scorer = CORElearn(name)
+    assert scorer.name == name
+    np.testing.assert_allclose(scorer(orange_table(table)), theirs[name],
+                               rtol=0, atol=1e-12)
+    selector = ReliefFSelector(estimator=name).fit(X, y)
+    np.testing.assert_allclose(selector.feature_importances_, theirs[name],
+                               rtol=0, atol=1e-12)
+
+
+def test_command_line_estimator(tmp_path, capsys):
+    path = str(tmp_path / "numeric.tab")
+    orange_table(NUMERIC).save(path)
+    assert main(["score", path, "--estimator", "RReliefFexpRank",
+                 "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    weights = {row["feature"]: row["weight"] for row in printed}
+    # (the .tab file holds the values rounded: the scorer on what it reads)
+    scorer = CORElearn("RReliefFexpRank")(Table(path))
+    np.testing.assert_allclose([weights[f"f{j}"] for j in range(5)],
+                               scorer, rtol=0, atol=1e-12)
+    theirs = golden(NUMERIC)[2]["RReliefFexpRank"]
+    np.testing.assert_allclose(scorer, theirs, rtol=0, atol=1e-5)
+    assert main(["score", path, "--estimator", "RReliefFexpRank",
+                 "--k", "5"]) == 2
+    assert "--k has no meaning" in capsys.readouterr().err
+    assert main(["score", path, "--estimator", "RReliefFwithMSE"]) == 2
+    assert "not available" in capsys.readouterr().err
+
+
+# -- the influence of a neighbour by its distance (weight_by_distance=
+# "distance" / "sqr_distance", neighbours.influence): by hand ---------------
+
+def test_influence_one_over_distance_by_hand():
+    """One numeric feature (range 1), rows 0.0, 0.1 (class 0), 0.6, 1.0
+    (class 1), k = 3: each visit has one hit and two misses.  With
+    influence 1 / d a miss at distance d adds d * (1 / d) = 1, so the
+    misses' mean is 2 / (1 / d1 + 1 / d2); the one hit adds its diff."""
+    X = np.array([[0.0], [0.1], [0.6], [1.0]])
+    y = np.array([0, 0, 1, 1])
+    misses = [(0.6, 1.0), (0.5, 0.9), (0.5, 0.6), (0.9, 1.0)]
+    hits = [0.1, 0.1, 0.4, 0.4]
+    expected = np.mean([2 / (1 / a + 1 / b) - h
+                        for (a, b), h in zip(misses, hits)])
+    weights = relieff(X, y, k_nearest=3,
+                      weight_by_distance="distance").weights
+    assert weights[0] == pytest.approx(expected, abs=1e-15)
+    # 1 / d^2: the misses' mean is (1 / d1 + 1 / d2) / (1 / d1^2 + 1 / d2^2)
+    expected = np.mean([(1 / a + 1 / b) / (1 / a ** 2 + 1 / b ** 2) - h
+                        for (a, b), h in zip(misses, hits)])
+    weights = relieff(X, y, k_nearest=3,
+                      weight_by_distance="sqr_distance").weights
+    assert weights[0] == pytest.approx(expected, abs=1e-15)
+
+
+def test_influence_at_distance_zero_by_hand():
+    """RReliefF, x = 0, 0, 0.5, 1 (range 1), y = 0, 1, 2, 4 (range 4),
+    k = 3, influence 1 / d: rows 0 and 1 are each other's neighbour at
+    distance 0, of influence 2 / 0.5 (the nearest non-zero distance) = 4,
+    beside 2 (d = 0.5) and 1 (d = 1); row 2's three neighbours are tied
+    at 0.5 (1/3 each); row 3's have influences 2, 1, 1 (of 4)."""
+    X = np.array([[0.0], [0.0], [0.5], [1.0]])
+    y = np.array([0.0, 1.0, 2.0, 4.0])
+    n_dc = 3 / 7 + 2.25 / 7 + 1.25 / 3 + 2.75 / 4
+    n_da = 2 / 7 + 2 / 7 + 0.5 + 0.75
+    n_dcda = 1.5 / 7 + 1 / 7 + 0.625 / 3 + 2.25 / 4
+    expected = n_dcda / n_dc - (n_da - n_dcda) / (4 - n_dc)
+    weights = relieff(X, y, regression=True, k_nearest=3,
+                      weight_by_distance="distance").weights
+    assert weights[0] == pytest.approx(expected, abs=1e-15)
+
+
+def test_influence_by_distance_refused_where_it_has_no_meaning():
+    X, y, _ = golden(CLASSES)
+    with pytest.raises(ValueError, match="weight_by_distance must be"):
+        relieff(X, y, weight_by_distance="rank")
+    with pytest.raises(ValueError, match="with compat='weka' use"):
+        relieff(X, y, weight_by_distance="distance", compat="weka")
+    with pytest.raises(ValueError, match="weight_by_distance ranks the k"):
+        relieff(X, y, weight_by_distance="distance", neighbours="surf")
+
+
+def _small(kind, seed=4, n=16):
+    rng = np.random.default_rng(seed)
+    num = rng.random((n, 2))
+    nom = rng.integers(0, 3, (n, 2)).astype(float)
+    X = np.c_[num, nom]
+    nominal = np.array([0, 0, 1, 1], bool)
+    y = (num[:, 0] + 0.3 * nom[:, 0] > 0.8).astype(float)
+    if kind == "duplicates":
+        X[5], y[5] = X[2], y[2]
+    if kind == "missing":
+        X[rng.random(X.shape) < 0.15] = np.nan
+    if kind == "regression":
+        return X, num[:, 0] + 0.3 * nom[:, 0], nominal, True
+    return X, y, nominal, False
+
+
+BACKEND_CASES = [(kind, mode, variant)
+                 for kind in ("duplicates", "missing", "regression")
+                 for mode in ("distance", "sqr_distance")
+                 for variant in ("relieff", "drelieff")
+                 if not (kind == "regression" and variant == "drelieff")]
+
+
+@pytest.mark.parametrize("kind, mode, variant", BACKEND_CASES)
+def test_influence_by_distance_same_on_every_backend(kind, mode, variant):
+    """The compiled kernels, the NumPy path and the GPU's kernels (numba's
+    simulator without a GPU) call the same ``neighbours.influence``."""
+    X, y, nominal, regression = _small(kind)
+    options = dict(regression=regression, k_nearest=5, variant=variant,
+                   weight_by_distance=mode)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compiled = relieff(X, y, nominal, kernels="compiled", **options)
+        numpy_path = relieff(X, y, nominal, kernels="vectorised", **options)
+        rank = relieff(X, y, nominal, kernels="compiled",
+                       **dict(options, weight_by_distance=True))
+    np.testing.assert_allclose(numpy_path.weights, compiled.weights,
+                               rtol=0, atol=1e-12)
+    assert np.abs(rank.weights - compiled.weights).max() > 1e-6
+    from orangecontrib.relief.core.backends.cuda import backend as cuda
+    if cuda.unavailable_reason() is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            gpu = relieff(X, y, nominal, device="cuda", **options)
+        np.testing.assert_allclose(gpu.weights, compiled.weights,
+                                   rtol=0, atol=1e-12)
+
+
+# -- the best k (best_k.py) -------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["duplicates", "missing", "regression"])
+def test_best_k_is_the_largest_estimate_over_k(kind):
+    """best_k's one pass equals the engine's run for each k (ties sharing
+    the k-th slots, RELIEF-D's missing values, RReliefF), feature by
+    feature the largest."""
+    from orangecontrib.relief.best_k import best_k
+    X, y, nominal, regression = _small(kind)
+    X = np.floor(X * 3) / 3          # distance ties at many k
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        each = np.array([relieff(X, y, nominal, regression=regression,
+                                 k_nearest=k).weights
+                         for k in range(1, 16)])
+        k_max = 15 if regression else int(np.bincount(
+            y.astype(int)).max())
+        ours = best_k(X, y, nominal, regression=regression).weights
+    np.testing.assert_allclose(ours, each[:k_max].max(axis=0), rtol=0,
+                               atol=1e-12)
+
+
+def test_best_k_by_hand():
+    """Rows 0.0, 0.1 (class 0), 0.6, 1.0 (class 1): K = 2.  k = 1 gives
+    0.375 (``test_kira_relief_by_hand``: each class's nearest miss is its
+    nearest other-class instance); k = 2 averages both misses:
+    (0.8 + 0.7 + 0.55 + 0.95) / 4 - (0.1 + 0.1 + 0.4 + 0.4) / 4 = 0.5."""
+    from orangecontrib.relief.best_k import best_k
+    X = np.array([[0.0], [0.1], [0.6], [1.0]])
+    y = np.array([0, 0, 1, 1])
+    assert best_k(X, y).weights[0] == pytest.approx(0.5, abs=1e-15)
+    assert best_k(X, y, k_max=1).weights[0] == pytest.approx(0.375,
+                                                             abs=1e-15)
+
+
+# -- Myopic ReliefF (myopic.py) ---------------------------------------------
+
+def test_myopic_by_hand():
+    """Six rows of classes 0, 0, 1, 0, 1, 1.  A nominal feature equal to
+    the class: P(c) = P(v) = 1/2, sum P(c, v)^2 = 1/2, GG' = 1 - 1/2,
+    W = (1/2)(1/2) / ((1/2)(1/2)) = 1.  A numeric feature 1 ... 6: the
+    splits with two rows a side are 1-2 | 3-6, counts (2, 0 | 1, 3):
+    P_eqval = 1/9 + 4/9 = 5/9, sum P(c, v)^2 = 14/36, GG' = (14/36) /
+    (5/9) - 1/2 = 1/5, W = (5/9)(1/5) / (1/4) = 4/9; and 1-3 | 4-6,
+    counts (2, 1 | 1, 2): W = (1/2)(5/9 - 1/2) / (1/4) = 1/9.  The best:
+    4/9."""
+    from orangecontrib.relief.myopic import myopic
+    X = np.array([[0, 1], [0, 2], [1, 3], [0, 4], [1, 5], [1, 6]], float)
+    y = np.array([0, 0, 1, 0, 1, 1])
+    weights = myopic(X, y, np.array([True, False])).weights
+    np.testing.assert_allclose(weights, [1, 4 / 9], rtol=0, atol=1e-15)
+    with pytest.raises(ValueError, match="defined for a class"):
+        myopic(X, y.astype(float), regression=True)
+
+
+def test_merit_by_hand():
+    """ReliefF with merit, k = 1: rows (0, 0), (0.1, 0) of class 0 and
+    (0.6, 1), (1, 1) of class 1 (ranges 1).  Each hit is the other row of
+    the class, at a distance of its first feature alone: diffs / d =
+    (1, 0).  The nearest misses: row 0's is row 2 (d = 1.6), row 1's and
+    row 2's are each other (1.5), row 3's is row 1 (1.9)."""
+    from orangecontrib.relief.merit import merit
+    X = np.array([[0.0, 0.0], [0.1, 0.0], [0.6, 1.0], [1.0, 1.0]])
+    y = np.array([0, 0, 1, 1])
+    misses = np.array([[0.6, 1], [0.5, 1], [0.5, 1], [0.9, 1]]) / \
+        np.array([1.6, 1.5, 1.5, 1.9])[:, None]
+    expected = (misses - [1, 0]).mean(axis=0)
+    np.testing.assert_allclose(merit(X, y, k_nearest=1).weights, expected,
+                               rtol=0, atol=1e-15)
+
+
+# -- cost-sensitive ReliefF (costs.py) --------------------------------------
+
+COSTS = "tie-free (60 x 5, 3 classes), costs"
+
+
+@pytest.mark.parametrize("name", ["ReliefFexpC", "ReliefFavgC", "ReliefFpe",
+                                  "ReliefFpa", "ReliefKukar"])
+def test_cost_sensitive_equal_corelearn_with_uneven_costs(name):
+    X, y, theirs = golden(COSTS)
+    costs = np.array(TABLES[COSTS]["costs"])
+    ours = run(name, X, y, costs=costs).weights
+    np.testing.assert_allclose(ours, theirs[name], rtol=0, atol=1e-12)
+    # every cost 1: expC and pe are ReliefFexpRank
+    if name in ("ReliefFexpC", "ReliefFpe"):
+        np.testing.assert_allclose(
+            run(name, X, y).weights, golden(CLASSES)[2]["ReliefFexpRank"],
+            rtol=0, atol=1e-12)
+
+
+def test_cost_sensitive_by_hand():
+    """expC, two classes of two rows (0.0, 0.1 | 0.6, 1.0), costs 2 (class
+    0 taken for 1) and 3: F = [[-2, 2], [3, -3]] (P = 1/2 each); the one
+    hit and the two misses of rank 0 and 1 (influences 1 and
+    e = exp(-1/400))."""
+    X = np.array([[0.0], [0.1], [0.6], [1.0]])
+    y = np.array([0, 0, 1, 1])
+    e = np.exp(-1 / 400)
+    misses = [(0.6, 1.0), (0.5, 0.9), (0.5, 0.6), (0.9, 1.0)]
+    hits = [0.1, 0.1, 0.4, 0.4]
+    factor = [2, 2, 3, 3]
+    expected = np.mean([f * ((a + e * b) / (1 + e) - h) for (a, b), h, f
+                        in zip(misses, hits, factor)])
+    weights = run("ReliefFexpC", X, y, costs=[[0, 2], [3, 0]]).weights
+    assert weights[0] == pytest.approx(expected, abs=1e-15)
+
+
+def test_costs_checked():
+    X, y, _ = golden(CLASSES)
+    with pytest.raises(ValueError, match="square matrix of at least 3 x 3"):
+        run("ReliefFexpC", X, y, costs=np.ones((2, 2)))
+    with pytest.raises(ValueError, match="finite and non-negative"):
+        run("ReliefFpa", X, y, costs=-np.ones((3, 3)))
+    with pytest.raises(ValueError, match="takes no cost matrix"):
+        run("ReliefFequalK", X, y, costs=np.ones((3, 3)))
+
+
+def test_kukar_by_hand():
+    """ReliefKukar on the four rows of ``test_kira_relief_by_hand`` (misses
+    0.6, 0.5, 0.5, 0.9; hits 0.1, 0.1, 0.4, 0.4), costs 2 and 3: Laplace's
+    P = 3/6 each, E = (2, 3), sum P E = 5/2, so class 0's misses weigh 4/5
+    and class 1's 6/5."""
+    X = np.array([[0.0], [0.1], [0.6], [1.0]])
+    y = np.array([0, 0, 1, 1])
+    expected = (0.8 * (0.6 + 0.5) + 1.2 * (0.5 + 0.9) - 1.0) / 4
+    weights = run("ReliefKukar", X, y, costs=[[0, 2], [3, 0]]).weights
+    assert weights[0] == pytest.approx(expected, abs=1e-15)
+
+
+def test_influence_by_distance_on_a_dask_cluster():
+    """The Dask backend runs the compiled visits (``neighbours.select``,
+    ``tie_shares``): the same weights."""
+    distributed = pytest.importorskip("distributed")
+    from orangecontrib.relief import distributed as relief_dask
+    X, y, nominal, _ = _small("duplicates")
+    options = dict(k_nearest=5, weight_by_distance="sqr_distance")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        local = relieff(X, y, nominal, kernels="compiled", **options)
+        with distributed.LocalCluster(
+                n_workers=1, threads_per_worker=1, processes=False,
+                dashboard_address=":0") as cluster, \
+                distributed.Client(cluster) as client:
+            remote = relief_dask.relieff(X, y, nominal, client=client,
+                                         **options)
+    np.testing.assert_allclose(remote.weights, local.weights, rtol=0,
+                               atol=1e-12)

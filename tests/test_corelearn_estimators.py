@@ -434,3 +434,44 @@ def test_influence_by_distance_on_a_dask_cluster():
                                          **options)
     np.testing.assert_allclose(remote.weights, local.weights, rtol=0,
                                atol=1e-12)
+
+
+def test_instance_weights_reach_the_engine_runs_and_are_refused_elsewhere():
+    """An estimator that is one run of the engine takes instance weights
+    (integer weights = repeated rows), through the scorer's Table.W and the
+    selector's sample_weight; one computed on top of the engine refuses
+    them with a sentence rather than ignore them, and refuses several
+    targets."""
+    rng = np.random.default_rng(3)
+    X, y = rng.random((30, 4)), rng.integers(0, 2, 30).astype(float)
+    weights = rng.integers(0, 4, 30).astype(float)
+    rows = np.repeat(np.arange(30), weights.astype(int))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        weighted = run("ReliefFequalK", X, y, instance_weights=weights)
+        repeated = run("ReliefFequalK", X[rows], y[rows])
+        np.testing.assert_allclose(weighted.weights, repeated.weights,
+                                   atol=1e-12)
+        domain = Domain([ContinuousVariable(f"x{i}") for i in range(4)],
+                        DiscreteVariable("c", values=("a", "b")))
+        table = Table.from_numpy(domain, X, y, W=weights)
+        scored = CORElearn("ReliefFequalK").score_data(table)
+        np.testing.assert_allclose(np.ravel(scored), repeated.weights,
+                                   atol=1e-12)
+        selector = ReliefFSelector(estimator="ReliefFequalK")
+        selector.fit(X, y.astype(int), sample_weight=weights)
+        np.testing.assert_allclose(selector.feature_importances_,
+                                   repeated.weights, atol=1e-12)
+        for name in ("ReliefFbestK", "MyopicReliefF", "ReliefFmerit",
+                     "ReliefKukar"):
+            with pytest.raises(ValueError, match="does not take instance"):
+                run(name, X, y, instance_weights=weights)
+            with pytest.raises(ValueError, match="does not take instance"):
+                CORElearn(name).score_data(table)
+            with pytest.raises(ValueError, match="does not take instance"):
+                ReliefFSelector(estimator=name).fit(
+                    X, y.astype(int), sample_weight=weights)
+        # weights all 1 are no weights
+        run("ReliefFbestK", X, y, instance_weights=np.ones(30))
+        with pytest.raises(ValueError, match="takes one target"):
+            run("RReliefFbestK", X, rng.random((30, 2)), regression=True)

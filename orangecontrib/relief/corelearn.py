@@ -36,8 +36,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable, Optional
 
+import numpy as np
+
 from .best_k import best_k
 from .core import relieff
+from .core.contract.prepare import check_instance_weights
 from .core.registry import Entry, lookup
 from .costs import cost_sensitive
 from .merit import merit
@@ -202,7 +205,27 @@ def run(name, X, y, nominal=None, regression=False, costs=None,
                          f"cost-sensitive ones are {', '.join(takes)}.")
     if entry.options is not None:
         return relieff(X, y, nominal, **dict(options, **entry.options))
+    _refuse_on_top(name, X, y, options)
     if entry.costs:
         return entry.function(X, y, nominal, regression=regression,
                               costs=costs)
     return entry.function(X, y, nominal, regression=regression)
+
+
+def _refuse_on_top(name, X, y, options):
+    """A ValueError for what an estimator computed on top of the engine
+    (``run``) does not take yet: instance weights other than all 1, several
+    targets; the other options are not its own."""
+    weights = options.get("instance_weights")
+    if weights is not None and check_instance_weights(
+            weights, np.shape(X)[0]) is not None:
+        engine_runs = [other for other, entry in ESTIMATORS.items()
+                       if entry.options is not None]
+        raise ValueError(f"CORElearn's {name} does not take instance "
+                         "weights yet (the table's weights, sample_weight "
+                         "or --weight); leave them out, or use one of the "
+                         "estimators that are one run of the engine: "
+                         f"{', '.join(engine_runs)}.")
+    if np.ndim(y) == 2 and np.shape(y)[1] > 1:
+        raise ValueError(f"CORElearn's {name} takes one target; the data "
+                         f"has {np.shape(y)[1]}.")

@@ -476,7 +476,8 @@ class CORElearn(ReliefF):
                                        client)
         X, y, nominal, options = self._inputs(data)
         return corelearn.run(self.estimator, X, y, nominal,
-                             options["regression"])
+                             options["regression"],
+                             instance_weights=options.get("instance_weights"))
 
 
 def _feature_index(data, feature, scorer):

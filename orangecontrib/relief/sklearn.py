@@ -608,7 +608,8 @@ class ReliefFSelector(_RankingSelector):
                 corelearn.check(self.estimator).options is not None:
             return relieff(X, y, nominal, **options)
         return corelearn.run(self.estimator, X, y, nominal,
-                             options["regression"])
+                             options["regression"],
+                             instance_weights=options.get("instance_weights"))
 
     def _prepare(self, X, y, owner, sample_weight=None):
         """Check the training data and encode it for the engine: (X as

@@ -725,7 +725,8 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
                                     damping=damping)
     if sp.issparse(X):
         X = X.toarray()
-    prep = prepare(X, y, nominal, False, feature_names, instance_weights)
+    prep = prepare(X, y, nominal, False, feature_names,
+                   instance_weights=instance_weights)
     copies = np.zeros(0) if prep.instance_weights is None \
         else prep.instance_weights
     if copies.shape[0] and np.isnan(prep.num).any():

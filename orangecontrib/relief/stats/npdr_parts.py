@@ -278,7 +278,7 @@ class Problem:
                             feature_names=feature_names,
                             instance_weights=instance_weights)
         self.prep = prepare(X, y, nominal, self.blind, feature_names,
-                            instance_weights)
+                            instance_weights=instance_weights)
         n = self.prep.group.shape[0]
         if n_iterations is None:
             self.rows = np.arange(n)

@@ -328,7 +328,7 @@ def check_instance_weights(weights, n):
     return weights
 
 
-def prepare(X, y, nominal=None, regression=False, names=None,
+def prepare(X, y, nominal=None, regression=False, names=None, *,
             nominal_targets=None, instance_weights=None):
     """Check and convert ``X`` (n x a, NaN = missing) and ``y`` for the kernels.
 

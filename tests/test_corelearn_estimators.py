@@ -475,3 +475,109 @@ def test_instance_weights_reach_the_engine_runs_and_are_refused_elsewhere():
         run("ReliefFbestK", X, y, instance_weights=np.ones(30))
         with pytest.raises(ValueError, match="takes one target"):
             run("RReliefFbestK", X, rng.random((30, 2)), regression=True)
+
+
+# -- the cost matrix through the scorer, the selector and the command line --
+
+COST_SENSITIVE = ["ReliefFexpC", "ReliefFavgC", "ReliefFpe", "ReliefFpa",
+                  "ReliefKukar"]
+
+
+@pytest.mark.parametrize("name", COST_SENSITIVE)
+def test_costs_reach_the_scorer_and_the_selector(name):
+    """CORElearn's numbers with the uneven cost matrix, through
+    ``CORElearn(name, costs=C)`` and ``ReliefFSelector(estimator=name,
+    costs=C)``; with the classes renamed so that their order changes (the
+    class variable's values, ``classes_``), the matrix permuted alike gives
+    the same numbers, and the unpermuted one other numbers."""
+    X, y, theirs = golden(COSTS)
+    costs = np.array(TABLES[COSTS]["costs"])
+    table = orange_table(COSTS)
+    np.testing.assert_allclose(CORElearn(name, costs=costs)(table),
+                               theirs[name], rtol=0, atol=1e-12)
+    selector = ReliefFSelector(estimator=name, costs=costs).fit(X, y)
+    np.testing.assert_allclose(selector.feature_importances_, theirs[name],
+                               rtol=0, atol=1e-12)
+    # class 0 -> "z", 1 -> "x", 2 -> "y": classes_ is x, y, z
+    labels = np.array(["z", "x", "y"])[y.astype(int)]
+    order = [1, 2, 0]                  # classes_'s codes in the old coding
+    permuted = costs[np.ix_(order, order)]
+    selector = ReliefFSelector(estimator=name, costs=permuted).fit(X, labels)
+    assert list(selector.classes_) == ["x", "y", "z"]
+    np.testing.assert_allclose(selector.feature_importances_, theirs[name],
+                               rtol=0, atol=1e-12)
+    domain = Domain(table.domain.attributes,
+                    DiscreteVariable("y", values=("x", "y", "z")))
+    renamed = Table.from_numpy(domain, X, np.array(
+        [order.index(code) for code in y.astype(int)], dtype=float))
+    np.testing.assert_allclose(CORElearn(name, costs=permuted)(renamed),
+                               theirs[name], rtol=0, atol=1e-12)
+    assert not np.allclose(CORElearn(name, costs=costs)(renamed),
+                           theirs[name], rtol=0, atol=1e-6)
+
+
+def test_costs_checked_by_the_scorer_and_the_selector():
+    X, y, _ = golden(COSTS)
+    table = orange_table(COSTS)
+    three = np.ones((3, 3))
+    for bad, message in (
+            (np.ones((2, 2)), r"3 x 3 matrix, a row and a column for each "
+                              r"class \(a, b, c, in this order\)"),
+            (np.ones(3), r"matrix.*got shape \(3,\)"),
+            ([[0, 1, np.nan], [1, 0, 1], [1, 1, 0]], "finite and non-neg"),
+            ([[0, 1, np.inf], [1, 0, 1], [1, 1, 0]], "finite and non-neg"),
+            (-three, "finite and non-negative"),
+            ([["a", 1, 1]] * 3, "matrix of numbers")):
+        with pytest.raises(ValueError, match=message):
+            CORElearn("ReliefFexpC", costs=bad)(table)
+        with pytest.raises(ValueError, match=message.replace(
+                "a, b, c", "0.0, 1.0, 2.0")):
+            ReliefFSelector(estimator="ReliefFexpC", costs=bad).fit(X, y)
+    # a 4 x 4 matrix is square, but the class has three values
+    with pytest.raises(ValueError, match="3 x 3 matrix"):
+        CORElearn("ReliefFpa", costs=np.ones((4, 4)))(table)
+    for name in ("ReliefFequalK", "ReliefFbestK", "RReliefFexpRank"):
+        with pytest.raises(ValueError, match=f"{name} takes no cost matrix"):
+            CORElearn(name, costs=three)
+    with pytest.raises(ValueError, match="ReliefFequalK takes no cost"):
+        ReliefFSelector(estimator="ReliefFequalK", costs=three).fit(X, y)
+    with pytest.raises(ValueError, match="no CORElearn estimator is named"):
+        ReliefFSelector(costs=three).fit(X, y)
+    with pytest.raises(ValueError, match="RReliefFexpRank takes no cost"):
+        ReliefFSelector(estimator="RReliefFexpRank", costs=np.ones((1, 1))
+                        ).fit(*golden(NUMERIC)[:2])
+
+
+def test_costs_on_the_command_line(tmp_path, capsys):
+    """``--costs "r0;r1;r2"`` (rows by ';', costs by ','): the scorer's
+    numbers on what the .tab file holds, CORElearn's to its rounding."""
+    path = str(tmp_path / "classes.tab")
+    orange_table(COSTS).save(path)
+    costs = np.array(TABLES[COSTS]["costs"])
+    text = ";".join(",".join(repr(float(c)) for c in row) for row in costs)
+    assert main(["score", path, "--estimator", "ReliefFpa", "--costs", text,
+                 "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    weights = [{row["feature"]: row["weight"] for row in printed}[f"f{j}"]
+               for j in range(5)]
+    scorer = CORElearn("ReliefFpa", costs=costs)(Table(path))
+    np.testing.assert_allclose(weights, scorer, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(scorer, golden(COSTS)[2]["ReliefFpa"],
+                               rtol=0, atol=1e-5)
+    for args, message in (
+            (["--estimator", "ReliefFpa", "--costs", "0,1;1,0"],
+             "3 x 3 matrix"),
+            (["--estimator", "ReliefFpa", "--costs", "0,1,1;1,0;1,1,0"],
+             "matrix of numbers"),
+            (["--estimator", "ReliefFpa", "--costs", "0,-1,1;1,0,1;1,1,0"],
+             "non-negative"),
+            (["--estimator", "ReliefFequalK", "--costs", "0,1,1;1,0,1;1,1,0"],
+             "takes no cost matrix"),
+            (["--costs", "0,1,1;1,0,1;1,1,0"], "use it with --estimator")):
+        assert main(["score", path] + args) == 2
+        assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["score", path, "--estimator", "ReliefFpa", "--costs",
+              "0,1,x;1,0,1;1,1,0"])
+    assert exit_info.value.code == 2
+    assert "expected rows of numbers" in capsys.readouterr().err

@@ -267,6 +267,11 @@ def scorer_options(args):
     """The scorer's keyword arguments from the command line."""
     if args.estimator is not None:
         return _corelearn_options(args)
+    if args.costs is not None:
+        raise ValueError("--costs is the cost matrix of CORElearn's "
+                         "cost-sensitive estimators; use it with "
+                         "--estimator ReliefFexpC (ReliefFavgC, ReliefFpe, "
+                         "ReliefFpa, ReliefKukar).")
     if args.method == "irelief":
         return _irelief_options(args)
     for given, name in ((args.max_iterations, "--max-iterations"),
@@ -317,7 +322,7 @@ def _corelearn_options(args):
                          f"{', '.join(given)} has no meaning with it; "
                          "leave it out.")
     return dict(estimator=args.estimator, n_jobs=args.n_jobs,
-                device=args.device)
+                device=args.device, costs=args.costs)
 
 
 def _irelief_options(args):
@@ -732,6 +737,19 @@ def _positive_int(text):
     return value
 
 
+def _cost_matrix(text):
+    """``--costs``: rows separated by ';', costs in a row by ',' (a list of
+    rows of floats; their shape and values are checked with the data)."""
+    try:
+        return [[float(cost) for cost in row.split(",")]
+                for row in text.split(";")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            "expected rows of numbers, the rows separated by ';' and the "
+            f"costs in a row by ',' (e.g. \"0,1;2,0\"), got {text!r}"
+        ) from None
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line: ``error: ...``."""
 
@@ -851,6 +869,16 @@ def _method_arguments(parser):
                              "name (R's attrEval): "
                              + ", ".join(corelearn_names(available=True))
                              + " (the others are not computed here yet)")
+    parser.add_argument("--costs", type=_cost_matrix, default=None,
+                        metavar="C",
+                        help="the cost matrix of the cost-sensitive "
+                             "estimators (--estimator ReliefFexpC, "
+                             "ReliefFavgC, ReliefFpe, ReliefFpa, "
+                             "ReliefKukar): its rows separated by ';', the "
+                             "costs in a row by ','; row i, column j: the "
+                             "cost of predicting the class's j-th value for "
+                             "its i-th, e.g. \"0,1;2,0\" (default: every "
+                             "cost 1)")
     parser.add_argument("--k", "--k-nearest", dest="k",
                         type=_positive_int, default=10,
                         help="nearest hits and misses per class "

@@ -47,7 +47,7 @@ from .merit import merit
 from .myopic import myopic
 
 __all__ = ["ESTIMATORS", "Estimator", "corelearn_estimator", "names",
-           "check", "run"]
+           "check", "check_costs", "run"]
 
 #: CORElearn's defaults of the neighbourhood sizes and the rank width
 K_EQUAL = 10
@@ -177,6 +177,42 @@ def check(name, regression=None):
     return entry
 
 
+def check_costs(name, costs, classes=None):
+    """``costs`` as a float matrix for CORElearn's estimator ``name`` and
+    the data's ``classes`` (their names in the order of the class codes:
+    the class variable's values, the selector's ``classes_``; None: any
+    square matrix, its size is checked with the data); None stays None.
+    A ValueError says when the estimator takes no cost matrix (or none is
+    named), or the matrix is not a row and a column for each class, or
+    has a negative or non-finite cost."""
+    if costs is None:
+        return None
+    if name is None or not check(name).costs:
+        raise _no_costs(name)
+    try:
+        matrix = np.asarray(costs, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("costs must be a matrix of numbers (C[i, j] the "
+                         "cost of predicting class j for class i); got "
+                         f"{costs!r}.") from None
+    if classes is None:
+        if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+            raise ValueError("costs must be a square matrix (C[i, j] the "
+                             "cost of predicting class j for class i); "
+                             f"got shape {matrix.shape}.")
+    elif matrix.shape != (len(classes), len(classes)):
+        c = len(classes)
+        raise ValueError(
+            f"costs must be a {c} x {c} matrix, a row and a column for "
+            f"each class ({', '.join(map(str, classes))}, in this order); "
+            f"got shape {matrix.shape}.")
+    if not np.all(np.isfinite(matrix)) or np.any(matrix < 0):
+        raise ValueError("costs must be finite and non-negative (C[i, j] "
+                         "the cost of predicting class j for class i); "
+                         f"got {matrix.tolist()}.")
+    return matrix
+
+
 def corelearn_estimator(name, regression=None):
     """``relieff``'s keywords that compute CORElearn's estimator ``name``
     (a new dict each call); a ValueError as ``check``, or where the
@@ -200,9 +236,7 @@ def run(name, X, y, nominal=None, regression=False, costs=None,
     class j for class i, every cost 1 by default)."""
     entry = check(name, regression)
     if costs is not None and not entry.costs:
-        takes = [other for other, e in ESTIMATORS.items() if e.costs]
-        raise ValueError(f"CORElearn's {name} takes no cost matrix; the "
-                         f"cost-sensitive ones are {', '.join(takes)}.")
+        raise _no_costs(name)
     if entry.options is not None:
         return relieff(X, y, nominal, **dict(options, **entry.options))
     _refuse_on_top(name, X, y, options)
@@ -210,6 +244,16 @@ def run(name, X, y, nominal=None, regression=False, costs=None,
         return entry.function(X, y, nominal, regression=regression,
                               costs=costs)
     return entry.function(X, y, nominal, regression=regression)
+
+
+def _no_costs(name):
+    """The ValueError for a cost matrix given to ``name``, which is not a
+    cost-sensitive estimator (None: no estimator named)."""
+    takes = [other for other, entry in ESTIMATORS.items() if entry.costs]
+    what = ("no CORElearn estimator is named" if name is None
+            else f"CORElearn's {name} takes no cost matrix")
+    return ValueError(f"{what}; a cost matrix is for the cost-sensitive "
+                      f"estimators {', '.join(takes)}.")
 
 
 def _refuse_on_top(name, X, y, options):

@@ -447,16 +447,24 @@ class CORElearn(ReliefF):
         A name of ``corelearn.ESTIMATORS`` (``corelearn.names()``).
     n_jobs, device, client :
         As :class:`ReliefF`.
+    costs : array of shape (n_classes, n_classes), optional
+        The cost-sensitive estimators' (ReliefFexpC, ReliefFavgC,
+        ReliefFpe, ReliefFpa, ReliefKukar) cost matrix: C[i, j] the cost of
+        predicting class j for an instance of class i, in the order of the
+        class variable's values; every cost 1 by default.  A matrix for
+        another estimator, of another size than the classes or with a
+        negative or non-finite cost is a ValueError.
     """
     friendly_name = "CORElearn"
 
     def __init__(self, estimator="ReliefFequalK", n_jobs=None, device=None,
-                 client=None):
+                 client=None, costs=None):
         options = dict(corelearn.check(estimator).options or {})
         options.pop("regression", None)
         super().__init__(n_jobs=n_jobs, device=device, client=client,
                          **options)
         self.estimator = estimator
+        self.costs = corelearn.check_costs(estimator, costs)
 
     @property
     def name(self):
@@ -475,8 +483,10 @@ class CORElearn(ReliefF):
             return super().score_table(data, progress, trace_every, status,
                                        client)
         X, y, nominal, options = self._inputs(data)
+        costs = None if self.costs is None else corelearn.check_costs(
+            self.estimator, self.costs, data.domain.class_var.values)
         return corelearn.run(self.estimator, X, y, nominal,
-                             options["regression"],
+                             options["regression"], costs=costs,
                              instance_weights=options.get("instance_weights"))
 
 

@@ -407,6 +407,14 @@ class ReliefFSelector(_RankingSelector):
         ``sigma`` and ``misses`` (given values of these are not used).
         One for the other kind of target, or one not computed here, is a
         ValueError at ``fit``.
+    costs : array-like of shape (n_classes, n_classes), default=None
+        The cost matrix of CORElearn's cost-sensitive estimators
+        (``estimator=`` ReliefFexpC, ReliefFavgC, ReliefFpe, ReliefFpa or
+        ReliefKukar): ``costs[i, j]`` the cost of predicting class j for an
+        instance of class i, rows and columns in the order of
+        ``classes_`` (the sorted class labels); None: every cost 1.  Given
+        with another estimator (or none), of another size than the classes,
+        or with a negative or non-finite cost: a ValueError at ``fit``.
     compat : {None, "weka"}, default=None
         ``"weka"``: the numbers of Weka's ``ReliefFAttributeEval``, to the
         last bit (``random_state`` is then Weka's ``-D`` seed, whose default
@@ -504,8 +512,10 @@ class ReliefFSelector(_RankingSelector):
                  verbose=False, categorical_features=None,
                  categorical_threshold=None, multiclass_threshold=None,
                  label_type=None, redundancy=False,
-                 redundancy_threshold=THRESHOLD, estimator=None):
+                 redundancy_threshold=THRESHOLD, estimator=None,
+                 costs=None):
         self.estimator = estimator
+        self.costs = costs
         self.variant = variant
         self.n_features_to_select = n_features_to_select
         self.k_nearest = k_nearest
@@ -609,6 +619,7 @@ class ReliefFSelector(_RankingSelector):
             return relieff(X, y, nominal, **options)
         return corelearn.run(self.estimator, X, y, nominal,
                              options["regression"],
+                             costs=options.get("costs"),
                              instance_weights=options.get("instance_weights"))
 
     def _prepare(self, X, y, owner, sample_weight=None):
@@ -689,6 +700,23 @@ class ReliefFSelector(_RankingSelector):
             feature_names=getattr(owner, "feature_names_in_", None),
             class_names=None if owner.regression_ else owner.classes_,
             **weights, **declared)
+        options.update(self._corelearn_options(owner))
+        owner._say(f"{X.shape[0]} instances, {X.shape[1]} features "
+                   f"({int(nominal.sum())} nominal), "
+                   + (f"{y.shape[1]} targets (multi-target RReliefF)"
+                      if several else "a numeric target (RReliefF)"
+                      if owner.regression_
+                      else f"{len(owner.classes_)} classes")
+                   + f"; neighbours={self.neighbours!r}, "
+                     f"k_nearest={options['k_nearest']}")
+        return X, y, nominal, options
+
+    def _corelearn_options(self, owner):
+        """The options of CORElearn's estimator (``estimator``; its cost
+        matrix ``costs``, checked against ``owner.classes_``) for
+        ``_prepare``; a ValueError where they do not go with the data or
+        the other parameters."""
+        options = {}
         if self.estimator is not None:
             entry = corelearn.check(self.estimator, owner.regression_)
             if entry.options is None and (self.threshold is not None or
@@ -700,15 +728,11 @@ class ReliefFSelector(_RankingSelector):
                     "here; leave threshold, significance and redundancy "
                     "out.")
             options.update(entry.options or {})
-        owner._say(f"{X.shape[0]} instances, {X.shape[1]} features "
-                   f"({int(nominal.sum())} nominal), "
-                   + (f"{y.shape[1]} targets (multi-target RReliefF)"
-                      if several else "a numeric target (RReliefF)"
-                      if owner.regression_
-                      else f"{len(owner.classes_)} classes")
-                   + f"; neighbours={self.neighbours!r}, "
-                     f"k_nearest={options['k_nearest']}")
-        return X, y, nominal, options
+        if self.costs is not None:
+            options["costs"] = corelearn.check_costs(
+                self.estimator, self.costs,
+                None if owner.regression_ else owner.classes_)
+        return options
 
     def _discrete_rules(self):
         """(discrete_features, the features' threshold, the target's

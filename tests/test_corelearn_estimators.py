@@ -581,3 +581,112 @@ def test_costs_on_the_command_line(tmp_path, capsys):
               "0,1,x;1,0,1;1,1,0"])
     assert exit_info.value.code == 2
     assert "expected rows of numbers" in capsys.readouterr().err
+
+
+# -- ReliefFsmp: ReliefFexpRank with visits drawn by the expected cost ------
+
+def test_sampled_visits_by_hand():
+    """Two classes of 3 and 1 instances, probabilities 1/4 and 3/4, m = 4:
+    class 0 gets floor(4 / 4) = 1 visit (one of its three, drawn), class
+    1 the other 3, all of its one instance; m = 9: class 0 floor(9 / 4) =
+    2 (two distinct of its three), class 1 7."""
+    from orangecontrib.relief.costs import stratified_visits
+    group = np.array([0, 0, 0, 1])
+    rng = np.random.default_rng(0)
+    for m, first, last in ((4, 1, 3), (9, 2, 7), (12, 3, 9)):
+        times = stratified_visits(group, np.array([0.25, 0.75]), m, rng)
+        assert times.sum() == m and times[3] == last
+        assert times[:3].sum() == first and times[:3].max() <= 1 + m // 12
+    # 12 visits: class 0 three, exactly one each
+    np.testing.assert_array_equal(times, [1, 1, 1, 9])
+
+
+def test_cost_priors_by_hand():
+    """P = (1/2, 1/2), costs 2 (class 0 taken for 1) and 3: E = (2, 3), so
+    the classes' visits have probabilities 2/5 and 3/5; every cost 1: P."""
+    from orangecontrib.relief.costs import cost_priors
+    np.testing.assert_allclose(
+        cost_priors(np.array([[0.0, 2.0], [3.0, 0.0]]), np.array([.5, .5])),
+        [0.4, 0.6], rtol=0, atol=1e-15)
+    priors = np.array([0.2, 0.3, 0.5])
+    np.testing.assert_allclose(cost_priors(np.ones((3, 3)), priors), priors,
+                               rtol=0, atol=1e-15)
+
+
+def test_smp_by_its_definition():
+    """Every cost 1 (CORElearn's default), every instance visited once:
+    ReliefFexpRank, CORElearn's numbers; m = 2n, each visited twice: the
+    same; uneven costs: reproducible with a seed, another seed other
+    visits, and the visits weighted towards the costly classes."""
+    X, y, theirs = golden(COSTS)
+    costs = np.array(TABLES[COSTS]["costs"])
+    expected = golden(CLASSES)[2]["ReliefFexpRank"]
+    np.testing.assert_allclose(run("ReliefFsmp", X, y).weights, expected,
+                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(golden(CLASSES)[2]["ReliefFsmp"], expected,
+                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        run("ReliefFsmp", X, y, n_iterations=2 * len(y)).weights, expected,
+        rtol=0, atol=1e-12)
+    first = run("ReliefFsmp", X, y, costs=costs, random_state=1)
+    again = run("ReliefFsmp", X, y, costs=costs, random_state=1)
+    other = run("ReliefFsmp", X, y, costs=costs, random_state=2)
+    np.testing.assert_array_equal(first.weights, again.weights)
+    assert np.abs(first.weights - other.weights).max() > 1e-6
+    assert first.n_iterations == len(y)
+    assert not np.allclose(first.weights, expected, rtol=0, atol=1e-6)
+    # the seeded scorer and selector draw the same visits
+    np.testing.assert_array_equal(
+        CORElearn("ReliefFsmp", costs=costs, random_state=1)(
+            orange_table(COSTS)), first.weights)
+    np.testing.assert_array_equal(ReliefFSelector(
+        estimator="ReliefFsmp", costs=costs, random_state=1).fit(X, y)
+        .feature_importances_, first.weights)
+
+
+def test_smp_visits_weighted_by_expected_cost():
+    """Many visits drawn with the uneven costs: each class's share of them
+    is its probability p_i = P(i) E_i / sum_k P(k) E_k (to one visit)."""
+    from orangecontrib.relief.costs import cost_priors, stratified_visits
+    X, y, _ = golden(COSTS)
+    costs = np.array(TABLES[COSTS]["costs"])
+    priors = np.bincount(y.astype(int)) / len(y)
+    p = cost_priors(costs, priors)
+    times = stratified_visits(y.astype(int), p, 6000,
+                              np.random.default_rng(5))
+    np.testing.assert_allclose(np.bincount(y.astype(int), weights=times)
+                               / 6000, p, atol=1 / 6000)
+
+
+def test_smp_options_checked():
+    X, y, _ = golden(CLASSES)
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(ValueError, match="n_iterations must be a whole"):
+            run("ReliefFsmp", X, y, n_iterations=bad)
+    with pytest.raises(ValueError, match="random_state must be a seed"):
+        run("ReliefFsmp", X, y, random_state="x")
+    with pytest.raises(ValueError, match="visits every instance"):
+        run("ReliefFexpC", X, y, n_iterations=10)
+    with pytest.raises(ValueError, match="visits every instance"):
+        CORElearn("ReliefFbestK", n_iterations=10)(orange_table(CLASSES))
+
+
+def test_smp_on_the_command_line(tmp_path, capsys):
+    """``--m`` and ``--seed`` reach ReliefFsmp (the scorer's numbers on
+    what the .tab file holds); ``--m`` has no meaning for the others."""
+    path = str(tmp_path / "classes.tab")
+    orange_table(COSTS).save(path)
+    assert main(["score", path, "--estimator", "ReliefFsmp", "--costs",
+                 "0,1,4;2,0,1;1,3,0", "--m", "45", "--seed", "4",
+                 "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    weights = [{row["feature"]: row["weight"] for row in printed}[f"f{j}"]
+               for j in range(5)]
+    scorer = CORElearn("ReliefFsmp", costs=[[0, 1, 4], [2, 0, 1],
+                                            [1, 3, 0]],
+                       n_iterations=45, random_state=4)
+    np.testing.assert_allclose(weights, scorer(Table(path)), rtol=0,
+                               atol=1e-12)
+    assert main(["score", path, "--estimator", "ReliefFexpC", "--m",
+                 "45"]) == 2
+    assert "--m has no meaning" in capsys.readouterr().err

@@ -313,7 +313,8 @@ def _corelearn_options(args):
         ("--weight-by-distance", args.weight_by_distance),
         ("--sigma", args.sigma != 2.0), ("--misses", args.misses !=
                                          "per_class"),
-        ("--m", args.m is not None), ("--T", args.T is not None),
+        ("--m", args.m is not None and args.estimator != "ReliefFsmp"),
+        ("--T", args.T is not None),
         ("--compat", args.compat is not None),
         ("--turf", args.turf is not None)) if used]
     if given:
@@ -322,7 +323,8 @@ def _corelearn_options(args):
                          f"{', '.join(given)} has no meaning with it; "
                          "leave it out.")
     return dict(estimator=args.estimator, n_jobs=args.n_jobs,
-                device=args.device, costs=args.costs)
+                device=args.device, costs=args.costs,
+                n_iterations=args.m, random_state=args.seed)
 
 
 def _irelief_options(args):

@@ -42,7 +42,7 @@ from .best_k import best_k
 from .core import relieff
 from .core.contract.prepare import check_instance_weights
 from .core.registry import Entry, lookup
-from .costs import cost_sensitive
+from .costs import cost_sensitive, sampled
 from .merit import merit
 from .myopic import myopic
 
@@ -66,6 +66,7 @@ class Estimator(Entry):
     missing: str = ""
     function: Optional[Callable] = field(default=None, compare=False)
     costs: bool = False
+    sampled: bool = False
 
     @property
     def available(self):
@@ -127,8 +128,8 @@ ESTIMATORS = _registry(
                 "pe"),
     _with_costs("ReliefFpa", "ReliefF with priors from average costs",
                 "pa"),
-    _missing("ReliefFsmp", "ReliefF with sampling by expected cost",
-             _NOT_YET.format("sampling by expected cost")),
+    Estimator("ReliefFsmp", "ReliefFsmp", "ReliefF with sampling by "
+              "expected cost", False, None, "", sampled, True, True),
     _with_costs("ReliefKukar", "Relief with the miss weighted by its "
                 "class's expected cost (Kukar)", "kukar"),
     _built("RReliefFequalK", "RReliefF with k = 10 nearest of equal "
@@ -233,13 +234,22 @@ def run(name, X, y, nominal=None, regression=False, costs=None,
     keywords (and ``options``: progress, n_jobs, device, ...), or its own
     function on top of the engine (which takes no further options; the
     cost-sensitive ones take ``costs``, C[i, j] the cost of predicting
-    class j for class i, every cost 1 by default)."""
+    class j for class i, every cost 1 by default; ReliefFsmp, which draws
+    its visits, also ``n_iterations``, None: n, and ``random_state``)."""
     entry = check(name, regression)
     if costs is not None and not entry.costs:
         raise _no_costs(name)
     if entry.options is not None:
         return relieff(X, y, nominal, **dict(options, **entry.options))
     _refuse_on_top(name, X, y, options)
+    if options.get("n_iterations") is not None and not entry.sampled:
+        raise ValueError(f"CORElearn's {name} visits every instance; leave "
+                         "the number of visits (n_iterations, --m) out.")
+    if entry.sampled:           # (its visits are drawn: m and the seed)
+        return entry.function(
+            X, y, nominal, regression=regression, costs=costs,
+            n_iterations=options.get("n_iterations"),
+            random_state=options.get("random_state", 0))
     if entry.costs:
         return entry.function(X, y, nominal, regression=regression,
                               costs=costs)

@@ -454,15 +454,23 @@ class CORElearn(ReliefF):
         class variable's values; every cost 1 by default.  A matrix for
         another estimator, of another size than the classes or with a
         negative or non-finite cost is a ValueError.
+    n_iterations, random_state :
+        As :class:`ReliefF`: the number of visits drawn (None: every
+        instance, CORElearn's ``ReliefIterations = 0``) and their seed;
+        ReliefFsmp draws its visits by the expected costs with this seed.
+        The estimators computed on top of the engine other than ReliefFsmp
+        visit every instance (a ValueError where ``n_iterations`` is
+        given).
     """
     friendly_name = "CORElearn"
 
     def __init__(self, estimator="ReliefFequalK", n_jobs=None, device=None,
-                 client=None, costs=None):
+                 client=None, costs=None, n_iterations=None, random_state=0):
         options = dict(corelearn.check(estimator).options or {})
         options.pop("regression", None)
         super().__init__(n_jobs=n_jobs, device=device, client=client,
-                         **options)
+                         n_iterations=n_iterations,
+                         random_state=random_state, **options)
         self.estimator = estimator
         self.costs = corelearn.check_costs(estimator, costs)
 
@@ -487,7 +495,9 @@ class CORElearn(ReliefF):
             self.estimator, self.costs, data.domain.class_var.values)
         return corelearn.run(self.estimator, X, y, nominal,
                              options["regression"], costs=costs,
-                             instance_weights=options.get("instance_weights"))
+                             instance_weights=options.get("instance_weights"),
+                             n_iterations=options.get("n_iterations"),
+                             random_state=options.get("random_state"))
 
 
 def _feature_index(data, feature, scorer):

@@ -620,7 +620,9 @@ class ReliefFSelector(_RankingSelector):
         return corelearn.run(self.estimator, X, y, nominal,
                              options["regression"],
                              costs=options.get("costs"),
-                             instance_weights=options.get("instance_weights"))
+                             instance_weights=options.get("instance_weights"),
+                             n_iterations=options.get("n_iterations"),
+                             random_state=options.get("random_state"))
 
     def _prepare(self, X, y, owner, sample_weight=None):
         """Check the training data and encode it for the engine: (X as

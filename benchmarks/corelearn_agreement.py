@@ -147,7 +147,8 @@ def ours_for(name):
         function = getattr(entry.function, "func", entry.function)
         keywords = getattr(entry.function, "keywords", {})
         return (f"`{function.__module__}.{function.__name__}"
-                + "".join(f"(kind={v!r})" for v in keywords.values())
+                + "".join(f"(kind={v!r})" for k, v in keywords.items()
+                          if k == "kind")
                 + "`")
     return "`" + ", ".join(f"{k}={v!r}" for k, v in entry.options.items()
                            if k != "regression") + "`"

@@ -132,14 +132,21 @@ def test_kira_relief_by_hand():
     assert weights[0] == pytest.approx(0.375, abs=1e-15)
 
 
-@pytest.mark.parametrize("name", [name for name, entry in ESTIMATORS.items()
-                                  if not entry.available])
-def test_not_computed_here_says_so(name):
+def test_not_computed_here_says_so(monkeypatch):
+    """Every estimator of CORElearn's family is computed now; one that is
+    not (an entry without options or function) is refused by each door."""
+    from orangecontrib.relief import corelearn
+    assert all(entry.available for entry in ESTIMATORS.values())
+    name = "ReliefFequalK"
+    monkeypatch.setitem(ESTIMATORS, name, corelearn._missing(
+        name, "a test's", corelearn._NOT_YET.format("such thing")))
     with pytest.raises(ValueError, match=f"CORElearn's {name} is not "
                                          "available: this engine has no"):
         corelearn_estimator(name)
     with pytest.raises(ValueError, match="not available"):
         CORElearn(name)
+    with pytest.raises(ValueError, match="not available"):
+        run(name, *golden(CLASSES)[:2])
 
 
 def test_wrong_name_and_wrong_target():
@@ -183,8 +190,13 @@ def test_command_line_estimator(tmp_path, capsys):
     assert main(["score", path, "--estimator", "RReliefFexpRank",
                  "--k", "5"]) == 2
     assert "--k has no meaning" in capsys.readouterr().err
-    assert main(["score", path, "--estimator", "RReliefFwithMSE"]) == 2
-    assert "not available" in capsys.readouterr().err
+    assert main(["score", path, "--estimator", "RReliefFwithMSE",
+                 "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    weights = {row["feature"]: row["weight"] for row in printed}
+    np.testing.assert_allclose(
+        [weights[f"f{j}"] for j in range(5)],
+        CORElearn("RReliefFwithMSE")(Table(path)), rtol=0, atol=1e-12)
 
 
 # -- the influence of a neighbour by its distance (weight_by_distance=
@@ -690,3 +702,44 @@ def test_smp_on_the_command_line(tmp_path, capsys):
     assert main(["score", path, "--estimator", "ReliefFexpC", "--m",
                  "45"]) == 2
     assert "--m has no meaning" in capsys.readouterr().err
+
+
+# -- RReliefFwithMSE (mse.py) -----------------------------------------------
+
+def test_mse_of_mean_by_hand():
+    """y = 0, 0, 1, 1: x = 0, 1, 2, 3 splits it clean (0); x = 0, 1, 0, 1
+    leaves each side's variance 1/4 (-1/4); a nominal feature of codes 2,
+    2, 0, 0 (means 0 and 1) splits it clean; a constant has no split: the
+    target's variance (-1/4); a missing value is left out (its rows 0, 1,
+    3: split between 1 and 3, {0, 0} | {1}: 0)."""
+    from orangecontrib.relief.mse import mse_of_mean
+    X = np.array([[0, 0, 2, 5, 0], [1, 1, 2, 5, 1], [2, 0, 0, 5, np.nan],
+                  [3, 1, 0, 5, 3]], dtype=float)
+    y = np.array([0.0, 0.0, 1.0, 1.0])
+    nominal = np.array([False, False, True, False, False])
+    np.testing.assert_allclose(mse_of_mean(X, y, nominal),
+                               [0, -0.25, 0, -0.25, 0], rtol=0, atol=1e-15)
+    # three values, y = 1, 2, 6: the best split {1, 2} | {6}: 2/3 * 1/4
+    np.testing.assert_allclose(
+        mse_of_mean(np.array([[0.0], [1.0], [2.0]]), np.array([1., 2, 6])),
+        [-(2 / 3) * 0.25], rtol=0, atol=1e-15)
+
+
+def test_with_mse_combination_by_hand():
+    """W = w R + (1 - w) M, each scaled to [0, 1], w = exp(-1 / (n /
+    50)^2): on the golden numeric table (n = 60) from RReliefFexpRank's
+    and MSE's own numbers, and CORElearn's."""
+    from orangecontrib.relief.mse import mse_of_mean
+    X, y, theirs = golden(NUMERIC)
+    relief = theirs["RReliefFexpRank"]
+    mse = mse_of_mean(X, y)
+
+    def scaled(v):
+        return (v - v.min()) / (v.max() - v.min())
+    w = np.exp(-1 / (60 / 50) ** 2)
+    expected = w * scaled(relief) + (1 - w) * scaled(mse)
+    ours = run("RReliefFwithMSE", X, y, regression=True).weights
+    np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ours, theirs["RReliefFwithMSE"], rtol=0,
+                               atol=1e-12)
+    assert ours.max() == pytest.approx(1.0)

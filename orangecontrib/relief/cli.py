@@ -870,7 +870,7 @@ def _method_arguments(parser):
                         help="one of CORElearn's Relief estimators by its "
                              "name (R's attrEval): "
                              + ", ".join(corelearn_names(available=True))
-                             + " (the others are not computed here yet)")
+                             + " (see doc/corelearn.md)")
     parser.add_argument("--costs", type=_cost_matrix, default=None,
                         metavar="C",
                         help="the cost matrix of the cost-sensitive "

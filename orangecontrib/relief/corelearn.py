@@ -44,6 +44,7 @@ from .core.contract.prepare import check_instance_weights
 from .core.registry import Entry, lookup
 from .costs import cost_sensitive, sampled
 from .merit import merit
+from .mse import with_mse
 from .myopic import myopic
 
 __all__ = ["ESTIMATORS", "Estimator", "corelearn_estimator", "names",
@@ -140,8 +141,11 @@ ESTIMATORS = _registry(
            sigma=SIGMA_EXP_RANK),
     _on_top("RReliefFbestK", "RReliefF with, for each feature, its best "
             "estimate over k = 1 ... n - 1", best_k, regression=True),
-    _missing("RReliefFwithMSE", "RReliefF combined with the MSE of the mean",
-             _NOT_YET.format("MSE combination"), regression=True),
+    _on_top("RReliefFwithMSE", "RReliefFexpRank combined with the MSE of "
+            "the mean, each scaled to [0, 1]",
+            partial(with_mse, relief_options=dict(
+                k_nearest=K_EXP_RANK, weight_by_distance=True,
+                sigma=SIGMA_EXP_RANK, regression=True)), regression=True),
     _built("RReliefFdistance", "RReliefF with k = 70 nearest, of "
            "influence 1 / distance", regression=True, k_nearest=K_EXP_RANK,
            weight_by_distance="distance"),

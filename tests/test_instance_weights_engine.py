@@ -322,8 +322,8 @@ def test_modes_that_do_not_take_weights_say_so():
         relieff(X, y, nominal, compat="weka",
                 instance_weights=np.ones(len(y))).weights,
         relieff(X, y, nominal, compat="weka").weights)
-    with pytest.raises(ValueError, match="I-RELIEF"):
-        engine.relieff(X, y, nominal, variant="irelief",
+    with pytest.raises(ValueError, match="CORElearn's 1/d"):
+        engine.relieff(X, y, nominal, weight_by_distance="distance",
                        instance_weights=weights)
     with pytest.raises(ValueError, match="statistics=True"):
         engine.relieff(X, y, nominal, statistics=True,

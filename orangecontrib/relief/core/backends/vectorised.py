@@ -295,19 +295,7 @@ def weighted_radius_neighbours(r, dist, group, hood, w, copies):
     set averaged by its members' total weight, each member counting its
     weight."""
     low, high = thresholds(*weighted_radius(dist, copies, hood, w))
-    chosen, coef, constant = [], [], 0.0
-    for mask, sign in _groups(r, group, hood, copies):
-        sets = [np.flatnonzero(mask & (dist < low))]
-        if hood.far:
-            sets.append(np.flatnonzero(mask & (dist > high)))
-            if sets[1].shape[0] and hood.far_sameness:
-                constant += sign
-        for b, members in enumerate(sets):
-            if members.shape[0]:
-                weights = copies[members]
-                chosen.extend(members)
-                coef.extend(bucket_share(b, weights.sum(), sign) * weights)
-    return np.array(chosen, dtype=np.int64), np.array(coef), constant
+    return _within_thresholds(r, dist, group, hood, low, high, copies)
 
 
 def radius_neighbours(r, dist, group, hood, w):
@@ -319,8 +307,16 @@ def radius_neighbours(r, dist, group, hood, w):
     coef, constant): MultiSURF*'s far groups, which score sameness, add
     their sign to every feature."""
     low, high = thresholds(*radius(r, dist, hood, w, NO_SCREEN)[:2])
+    return _within_thresholds(r, dist, group, hood, low, high)
+
+
+def _within_thresholds(r, dist, group, hood, low, high, copies=None):
+    """(chosen, coef, constant) of R's groups split by the thresholds
+    ``low`` and ``high`` (``radius_neighbours``): each set's members share
+    its sign by their count, or with instance weights (``copies``) by
+    their total weight, each member counting its weight."""
     chosen, coef, constant = [], [], 0.0
-    for mask, sign in _groups(r, group, hood):
+    for mask, sign in _groups(r, group, hood, copies):
         sets = [np.flatnonzero(mask & (dist < low))]
         if hood.far:
             sets.append(np.flatnonzero(mask & (dist > high)))
@@ -329,8 +325,13 @@ def radius_neighbours(r, dist, group, hood, w):
         for b, members in enumerate(sets):
             if members.shape[0]:
                 chosen.extend(members)
-                coef.extend([bucket_share(b, members.shape[0], sign)]
-                            * members.shape[0])
+                if copies is None:
+                    coef.extend([bucket_share(b, members.shape[0], sign)]
+                                * members.shape[0])
+                else:
+                    weights = copies[members]
+                    coef.extend(bucket_share(b, weights.sum(), sign)
+                                * weights)
     return np.array(chosen, dtype=np.int64), np.array(coef), constant
 
 

@@ -411,8 +411,11 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
     misses of class C), so the miss and hit weights of a visit each sum to
     1 and mean_miss - mean_hit is the ReliefF weight.  The sums come from
     the run on dense data (on the GPU with ``device="cuda"``); on sparse
-    data from the engine's vectorised path on the CPU.  Instance weights
-    are refused for now.  Returns a ``Significance``."""
+    data from the engine's vectorised path on the CPU.  With
+    ``instance_weights`` an instance of weight w counts as w copies of
+    itself: a visit of weight w_R with a neighbour of share s counts
+    w_R s pairs (doc/semantics.md, "Instance weights"; the run densifies
+    sparse data).  Returns a ``Significance``."""
     if relieff_options.get("regression"):
         raise ValueError("STIR has no regression form (its authors' NPDR "
                          "tests another statistic); for RReliefF use "
@@ -430,13 +433,8 @@ def stir(X, y, nominal=None, *, progress=None, **relieff_options):
                          "compat=None.")
     if relieff_options.get("trace_every"):
         raise ValueError("stir() gives no trace; leave trace_every out.")
-    if check_instance_weights(relieff_options.get("instance_weights"),
-                              np.shape(X)[0]) is not None:
-        raise ValueError("STIR does not take instance weights yet (the "
-                         "engine's sums over the neighbour pairs count each "
-                         "pair once); leave the instance weights out, or "
-                         "use the permutation test.")
-    if sp.issparse(X):
+    if sp.issparse(X) and check_instance_weights(
+            relieff_options.get("instance_weights"), X.shape[0]) is None:
         weights = relieff(X, y, nominal, **relieff_options).weights
         sums = _sparse_pair_sums(X, y, nominal, progress, relieff_options)
     else:
@@ -916,8 +914,7 @@ TESTS = {test.name: test for test in (
          "treats the pairs as independent, so it finds too much on small "
          "data (doc: statistics)",
          stir, permutations=False, variants=STIR_VARIANTS, regression=False,
-         far_rules=False, weka=False, several_targets=False,
-         instance_weights=False),
+         far_rules=False, weka=False, several_targets=False),
     Test("npdr_permutation", "NPDR, permutations (covariates)",
          "NPDR regresses each feature's differences over the neighbour "
          "pairs, adjusted for the covariates' differences; p from R "

@@ -234,10 +234,6 @@ def _check_statistics(options, prep):
                          "variant='relieff', a rule without far instances.")
     if options.trace_every or prep.sparse:
         raise ValueError("statistics=True needs dense data and no trace.")
-    if prep.instance_weights is not None:
-        raise ValueError("statistics=True (STIR's sums over the pairs) does "
-                         "not take instance weights yet; leave "
-                         "instance_weights out, or statistics.")
 
 
 def _nothing_to_learn(prep, regression, k_nearest, class_names=None):

@@ -40,6 +40,7 @@ from ..contract.diffs import nominal_diff, numeric_diff, target_diff
 from ..contract.distances import TIE_RTOL
 from ..contract.neighbours import (MODE_ANY, Screen, bucket_share, group_sign,
                                    thresholds)
+from ..contract.pair_sums import copy_square_sums
 from ..contract.prepare import expected_abs_to
 
 
@@ -335,24 +336,28 @@ def _within_thresholds(r, dist, group, hood, low, high, copies=None):
     return np.array(chosen, dtype=np.int64), np.array(coef), constant
 
 
+def _chosen(prep, hood, r, dist, w):
+    """(chosen, coef, constant): R's neighbours and their signed influences
+    for the distances ``dist`` (weighted by ``w``), by the run's rule; with
+    instance weights those of one copy of R, its neighbours counting their
+    weights."""
+    if prep.instance_weights is not None:
+        copies = copies_seen(prep, r)
+        if hood.uses_k:
+            return (*weighted_neighbours(r, dist, prep.group, hood, copies),
+                    0.0)
+        return weighted_radius_neighbours(r, dist, prep.group, hood, w,
+                                          copies)
+    if hood.uses_k:
+        return (*neighbours(r, dist, prep.group, hood), 0.0)
+    return radius_neighbours(r, dist, prep.group, hood, w)
+
+
 def _visit(prep, hood, r, dist, target, regression, w):
     """The update row of visiting R whose distances (weighted by ``w``) to
     every instance are ``dist`` (with instance weights, the update of one
     copy of R, its neighbours counting their weights)."""
-    constant = 0.0
-    if prep.instance_weights is not None:
-        copies = copies_seen(prep, r)
-        if hood.uses_k:
-            chosen, coef = weighted_neighbours(r, dist, prep.group, hood,
-                                               copies)
-        else:
-            chosen, coef, constant = weighted_radius_neighbours(
-                r, dist, prep.group, hood, w, copies)
-    elif hood.uses_k:
-        chosen, coef = neighbours(r, dist, prep.group, hood)
-    else:
-        chosen, coef, constant = radius_neighbours(r, dist, prep.group,
-                                                   hood, w)
+    chosen, coef, constant = _chosen(prep, hood, r, dist, w)
     d = diffs(prep, r, chosen)
     a = d.shape[1]
     upd = np.full(1 + 2 * a if regression else a, constant)
@@ -381,27 +386,29 @@ def relief_rows(prep, hood, rows, regression, out):
         for b, r in enumerate(block):
             out[start + b, :width] = _visit(prep, hood, r, dist[b], target,
                                             regression, ones)
-            if prep.instance_weights is not None:   # (its w copies)
-                out[start + b, :width] *= prep.instance_weights[r]
             if with_sums:
                 out[start + b, width:] = pair_sums(prep, hood, r, dist[b],
                                                    ones)
+            if prep.instance_weights is not None:   # (its w copies)
+                out[start + b] *= prep.instance_weights[r]
 
 
 def pair_sums(prep, hood, r, dist, w):
     """STIR's sums of visiting R (layout of ``pairsums``): per group (hits:
     negative coefficients, misses: positive) sum w d and sum w d^2 per
-    feature, then sum w and sum w^2, w = |coef|."""
-    if hood.uses_k:
-        chosen, coef = neighbours(r, dist, prep.group, hood)
-    else:
-        chosen, coef, _ = radius_neighbours(r, dist, prep.group, hood, w)
+    feature, then sum w and sum w^2, w = |coef|; with instance weights
+    those of one copy of R, whose neighbours' copies share their influence
+    (``pair_sums.copy_square_sums``)."""
+    chosen, coef, _ = _chosen(prep, hood, r, dist, w)
     d = diffs(prep, r, chosen)
     parts, scalars = [], []
     for mask in (coef < 0, coef > 0):
         weight = np.abs(coef[mask])
         parts += [weight @ d[mask], weight @ (d[mask] ** 2)]
         scalars += [weight.sum(), (weight * weight).sum()]
+    if prep.instance_weights is not None:
+        scalars[1], scalars[3] = copy_square_sums(
+            chosen, coef, copies_seen(prep, r), chosen.shape[0])
     return np.concatenate(parts + [scalars])
 
 

@@ -13,6 +13,13 @@ columns:
 S1 = sum w diff, S2 = sum w diff^2, W = sum w, Q = sum w^2; the engine adds
 the rows in visiting order like the weights' (O(a) memory per visit, no
 per-pair storage).  Dense data (with RELIEF-D for missing values).
+
+With instance weights (doc/semantics.md, "Instance weights") a neighbour j
+of weight w_j stands for w_j copies that share its influence |coef_j|
+equally, so S1, S2 and W are as above and Q adds w_j (|coef_j| / w_j)^2 =
+coef_j^2 / w_j (``add_copy_pair_sums``); the visit's row then counts w_R
+times, as its update does.  Integer weights give the sums of the table with
+each row repeated.
 """
 from numba import njit
 from numba.extending import register_jitable
@@ -50,6 +57,34 @@ def add_pair_sums(r, chosen, coef, n_chosen, data, out):
         base = 0 if c < 0 else 2 * a
         _add_dense(num[r], num[j], nom[r], nom[j], abs(c),
                    out[base:base + a], out[base + a:base + 2 * a])
+
+
+@njit(**JIT)
+def add_copy_pair_sums(r, chosen, coef, n_chosen, copies, data, out):
+    """``add_pair_sums`` of one copy of R whose neighbours count as
+    ``copies`` each (the instance weights as the visit sees them): the
+    influence |coef_e| of neighbour chosen[e] is shared by its copies, so
+    Q adds coef_e^2 / copies[chosen[e]] (module docstring)."""
+    add_pair_sums(r, chosen, coef, n_chosen, data, out)
+    a = data.num.shape[1] + data.nom.shape[1]
+    out[4 * a + 1], out[4 * a + 3] = copy_square_sums(chosen, coef, copies,
+                                                      n_chosen)
+
+
+@register_jitable
+def copy_square_sums(chosen, coef, copies, n_chosen):
+    """(Q_hit, Q_miss) of neighbours that count as ``copies`` each: the sum
+    of coef_e^2 / copies[chosen[e]] over the hits (coef_e < 0) and the
+    misses (``weight_sums``' Q of the copies one by one)."""
+    q_hit = q_miss = 0.0
+    for e in range(n_chosen):
+        c = coef[e]
+        q = c * c / copies[chosen[e]]
+        if c < 0:
+            q_hit += q
+        else:
+            q_miss += q
+    return q_hit, q_miss
 
 
 @register_jitable(inline="always")

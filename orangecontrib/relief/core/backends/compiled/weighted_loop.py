@@ -21,6 +21,7 @@ from ...contract.distances import distance_row
 from ...contract.neighbours import (MODE_ANY, bucket, bucket_share,
                                     group_of, group_sign, thresholds,
                                     weighted_radius, weighted_shares)
+from ...contract.pair_sums import add_copy_pair_sums
 from ...contract.updates import update
 
 
@@ -103,7 +104,9 @@ def within_radius(r, dist, copies, group, hood, w, chosen, coef):
 @njit(**JIT)
 def weighted_visit(r, data, hood, weights, w, weighted, regression, upd):
     """The update of one copy of row r (distance weights ``w`` where
-    ``weighted``) into ``upd`` (zeros)."""
+    ``weighted``) into ``upd`` (zeros), and in a wider row (ReliefF's
+    ``statistics=True``) the copy's STIR sums after it
+    (``pair_sums.add_copy_pair_sums``)."""
     n = data.group.shape[0]
     dist = np.empty(n)
     distance_row(r, data, w, weighted, dist, 0, n)
@@ -117,15 +120,21 @@ def weighted_visit(r, data, hood, weights, w, weighted, regression, upd):
     else:
         n_chosen, constant = within_radius(r, dist, copies, data.group, hood,
                                            w, chosen, coef)
+    a = data.num.shape[1] + data.nom.shape[1]
+    width = 1 + 2 * a if regression else a
     upd[:] = constant
-    update(r, chosen, coef, n_chosen, data, regression, np.zeros(0), upd,
-           np.zeros(0, np.int64))
+    update(r, chosen, coef, n_chosen, data, regression, np.zeros(0),
+           upd[:width], np.zeros(0, np.int64))
+    if upd.shape[0] > width:
+        add_copy_pair_sums(r, chosen, coef, n_chosen, copies, data,
+                           upd[width:])
 
 
 @njit(**JIT)
 def weighted_rows(rows, data, hood, weights, regression, upd):
     """ReliefF's update rows of visiting ``rows`` (each instance's w
-    copies: its update times w) into ``upd``."""
+    copies: its update, and its STIR sums in a wider row, times w) into
+    ``upd``."""
     a = data.num.shape[1] + data.nom.shape[1]
     ones = np.ones(a)
     for b in range(rows.shape[0]):

@@ -604,8 +604,9 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
     each draw only refits the regressions on the same pairs; with
     ``separate_hit_miss`` each draw finds its own neighbours.  Draws come
     from ``default_rng(permutation_seed)``.  ``instance_weights`` as
-    ``npdr`` takes them, each kept with its row by the draws (whose null
-    model of the covariates' part is fitted without them)."""
+    ``npdr`` takes them, each kept with its row by the draws, whose null
+    model of the covariates' part is fitted with them as on the repeated
+    rows (``npdr_parts.Permuter``)."""
     R = whole_number(n_permutations, "n_permutations")
     bins = whole_number(strata_bins, "strata_bins")
     if class_draws not in CLASS_DRAWS:
@@ -622,7 +623,7 @@ def npdr_permutation(X, y, nominal=None, *, n_permutations=99,
     _warn_fits(fits, feature_names)
     observed = fits.statistics
     permuter = Permuter(y, checked, regression, bins, permutation_seed,
-                        class_draws)
+                        class_draws, problem.prep.instance_weights)
     null = results_rows(R, observed.shape[0], "n_permutations")
     for r in range(R):
         drawn = permuter.draw()

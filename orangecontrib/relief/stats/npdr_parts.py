@@ -425,20 +425,42 @@ def one_sided_p(statistics, df):
 
 # -- permutations that respect the covariates --------------------------------
 
-def strata(covariates, n_bins):
+def strata(covariates, n_bins, weights=None):
     """Each row's stratum: the combination of its nominal covariates'
     values and of its numeric covariates' quantile bins (``n_bins`` bins
-    of about equal counts)."""
+    of about equal counts; with instance ``weights``, of equal weight:
+    ``weighted_quantiles``)."""
     values = covariates.values
     keys = np.zeros((values.shape[0], values.shape[1]), np.int64)
+    levels = np.linspace(0, 1, n_bins + 1)[1:-1]
     for c in range(values.shape[1]):
         column = values[:, c]
         if covariates.nominal[c]:
             keys[:, c] = np.unique(column, return_inverse=True)[1]
         else:
-            edges = np.quantile(column, np.linspace(0, 1, n_bins + 1)[1:-1])
+            edges = np.quantile(column, levels) if weights is None \
+                else weighted_quantiles(column, weights, levels)
             keys[:, c] = np.searchsorted(edges, column, side="right")
     return np.unique(keys, axis=0, return_inverse=True)[1].ravel()
+
+
+def weighted_quantiles(column, weights, levels):
+    """``np.quantile(column, levels)`` (its default, linear interpolation)
+    of rows that count as ``weights`` copies each: the sorted copies take
+    the positions 0 .. sum w - 1, a row of weight w the next w of them (a
+    fraction of one where w is), and a level q falls at q (sum w - 1), so
+    integer weights give the quantiles of the repeated rows."""
+    order = np.argsort(column, kind="stable")
+    values, covered = column[order], np.cumsum(weights[order])
+    at = np.asarray(levels, dtype=float) * max(covered[-1] - 1.0, 0.0)
+    below = np.floor(at)
+    last = values.shape[0] - 1
+    low = values[np.minimum(np.searchsorted(covered, below, "right"), last)]
+    high = values[np.minimum(np.searchsorted(covered, below + 1, "right"),
+                             last)]
+    t = at - below
+    step = high - low
+    return np.where(t >= 0.5, high - step * (1 - t), low + step * t)
 
 
 def design(covariates):
@@ -463,14 +485,15 @@ def design(covariates):
 CLASS_DRAWS = ("model", "strata")
 
 
-def class_probabilities(D, codes, n_classes):
+def class_probabilities(D, codes, n_classes, weights=None):
     """P(class | covariates) of each instance (n x classes) from the
     multinomial logistic regression of the class codes 0..n_classes-1 on
     the design ``D`` (its first column the intercept), by maximum
-    likelihood (the first class is the reference)."""
+    likelihood (the first class is the reference), each instance's term
+    counted ``weights`` times (instance weights; None: once)."""
     n, p = D.shape
     onehot = np.zeros((n, n_classes))
-    onehot[np.arange(n), codes] = 1.0
+    onehot[np.arange(n), codes] = 1.0 if weights is None else weights
 
     def probabilities(flat):
         eta = np.zeros((n, n_classes))
@@ -479,10 +502,14 @@ def class_probabilities(D, codes, n_classes):
         e = np.exp(eta)
         return e / e.sum(axis=1, keepdims=True)
 
+    counts = onehot.sum(axis=1, keepdims=True)    # (the weights, or 1)
+
     def loss(flat):
         P = probabilities(flat)
-        value = -np.sum(np.log(np.maximum(P[onehot > 0], 1e-300)))
-        return value, (D.T @ (P - onehot)[:, 1:]).ravel()
+        logs = np.log(np.maximum(P[onehot > 0], 1e-300))
+        value = -np.sum(logs if weights is None
+                        else onehot[onehot > 0] * logs)
+        return value, (D.T @ (counts * P - onehot)[:, 1:]).ravel()
 
     start = np.zeros(p * (n_classes - 1))
     best = minimize(loss, start, jac=True, method="L-BFGS-B",
@@ -499,10 +526,16 @@ class Permuter:
     covariates) of the multinomial logistic regression of the class on the
     covariates (the parametric counterpart of Freedman and Lane's for a
     class); ``draws="strata"``: y permuted within the covariates' strata
-    (``strata``, ``n_bins`` quantile bins of a numeric covariate)."""
+    (``strata``, ``n_bins`` quantile bins of a numeric covariate).
+
+    With instance ``weights`` (> 0, one per instance, or None) the null
+    model is fitted as on the table with each row repeated w times
+    (weighted least squares, the weighted likelihood, quantiles of the
+    copies), and each draw keeps every weight with its row: the rows'
+    targets, residuals or classes move, the weights stay."""
 
     def __init__(self, y, covariates, regression, n_bins, seed,
-                 draws="model"):
+                 draws="model", weights=None):
         self.y, self.rng = y, random_generator(seed, "permutation_seed")
         self.groups = self.fitted = self.residuals = None
         self.cumulative = None
@@ -510,16 +543,19 @@ class Permuter:
             return
         if regression:
             D = design(covariates)
-            coef = np.linalg.lstsq(D, y, rcond=None)[0]
+            root = np.ones(y.shape[0]) if weights is None \
+                else np.sqrt(weights)
+            coef = np.linalg.lstsq(D * root[:, None], y * root,
+                                   rcond=None)[0]
             self.fitted = D @ coef
             self.residuals = y - self.fitted
         elif draws == "model":
             self.classes, codes = np.unique(y, return_inverse=True)
             P = class_probabilities(design(covariates), codes.ravel(),
-                                    self.classes.shape[0])
+                                    self.classes.shape[0], weights)
             self.cumulative = np.cumsum(P, axis=1)
         else:
-            stratum = strata(covariates, n_bins)
+            stratum = strata(covariates, n_bins, weights)
             self.groups = [np.flatnonzero(stratum == s)
                            for s in np.unique(stratum)]
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import ranking, relieff
+from ..core import engine, ranking, relieff
 from ..core.contract.prepare import check_instance_weights
 from ..core.variants import variant
 
@@ -36,32 +36,48 @@ TOP = 50
 #: but GAMETES' interacting P1 and P2 0.45-0.57: 0.5 dropped P2 in 5 of 10
 #: samples, 0.65 in none
 THRESHOLD = 0.65
+#: ``relieff``'s options that go to ``engine.run_setup``, not to its plan
+RUN_OPTIONS = ("progress", "status", "kernels", "device")
 #: the trace is m × a floats; above this many the run would need too much memory
 MAX_TRACE_VALUES = 200_000_000
 
 
-def visit_updates(trace):
+def visit_updates(trace, weights=None):
     """The per-visit updates u_t (rows) from a trace of the running estimate
     W̄_t recorded after every visit (``relieff(trace_every=1)``):
     u_t = t W̄_t - (t - 1) W̄_{t-1} (classification: W̄_t is the mean of the
-    first t updates)."""
+    first t updates).  With the visited instances' ``weights`` (instance
+    weights, in visiting order) W̄_t divides by their running sum V_t, and
+    u_t = (V_t W̄_t - V_{t-1} W̄_{t-1}) / w_t is the update of one copy."""
     trace = np.asarray(trace, dtype=float)
-    sums = trace * np.arange(1, len(trace) + 1)[:, None]
-    return np.diff(sums, axis=0, prepend=0.0)
+    if weights is None:
+        sums = trace * np.arange(1, len(trace) + 1)[:, None]
+        return np.diff(sums, axis=0, prepend=0.0)
+    sums = trace * np.cumsum(weights)[:, None]
+    return np.diff(sums, axis=0, prepend=0.0) / weights[:, None]
 
 
-def update_redundancy(updates):
+def update_redundancy(updates, weights=None):
     """Redundancy of every pair of columns of ``updates`` (visits × features):
     the Pearson correlation of their update sequences, cut at 0, with 1 on
     the diagonal.  A feature whose updates never vary (constant, or never
-    differing) is redundant with nothing (0)."""
+    differing) is redundant with nothing (0).  With ``weights`` (one per
+    visit: instance weights) a visit counts as that many copies of its
+    update, so integer weights give the correlation of the repeated rows'
+    updates."""
     updates = np.asarray(updates, dtype=float)
-    centred = updates - updates.mean(axis=0)
-    norms = np.sqrt((centred ** 2).sum(axis=0))
+    if weights is None:
+        rows = updates - updates.mean(axis=0)
+        count = len(updates)
+    else:
+        rows = (updates - np.average(updates, axis=0, weights=weights)) \
+            * np.sqrt(weights)[:, None]
+        count = np.sum(weights)
+    norms = np.sqrt((rows ** 2).sum(axis=0))
     scale = np.max(np.abs(updates), initial=0.0)
-    varies = norms > 1e-12 * max(scale, 1e-300) * np.sqrt(len(updates))
-    unit = np.zeros_like(centred)
-    unit[:, varies] = centred[:, varies] / norms[varies]
+    varies = norms > 1e-12 * max(scale, 1e-300) * np.sqrt(count)
+    unit = np.zeros_like(rows)
+    unit[:, varies] = rows[:, varies] / norms[varies]
     matrix = np.clip(unit.T @ unit, 0.0, 1.0)
     np.fill_diagonal(matrix, 1.0)
     return matrix
@@ -98,8 +114,10 @@ def relief_redundancy(X, y, nominal=None, *, top=TOP, **options):
     the redundancy of its ``top`` best features from the updates of the same
     run (``visit_updates``, ``update_redundancy``).  ``options`` are
     ``relieff``'s keyword arguments (not ``trace_every``, ``regression`` or
-    ``variant="irelief"``, which have no per-visit updates, nor instance
-    weights, whose run's trace does not give them)."""
+    ``variant="irelief"``, which have no per-visit updates).  With
+    ``instance_weights`` an instance of weight w counts as w visits with
+    its update (ReliefF; ``visit_updates``, ``update_redundancy``), so
+    integer weights give the redundancy of the repeated rows."""
     if isinstance(top, bool) or not isinstance(top, (int, np.integer)) \
             or top < 1:
         raise ValueError(f"top must be a whole number of features >= 1; "
@@ -115,23 +133,42 @@ def relief_redundancy(X, y, nominal=None, *, top=TOP, **options):
     if "trace_every" in options:
         raise ValueError("relief_redundancy records the trace itself; leave "
                          "out trace_every.")
-    if check_instance_weights(options.get("instance_weights"),
-                              np.shape(X)[0]) is not None:
-        raise ValueError("Redundancy from Relief's updates reads each "
-                         "visit's update from the trace of a run in which "
-                         "every instance counts once; it does not take "
-                         "instance weights yet: leave them out.")
+    weighted = check_instance_weights(options.get("instance_weights"),
+                                      np.shape(X)[0]) is not None
+    if weighted and variant(options.get("variant", "relieff")).sequential:
+        raise ValueError("dReliefF and pdReliefF visit each copy of a "
+                         "weighted instance as a step of its own, and the "
+                         "trace keeps one point per instance; redundancy "
+                         "from their updates does not take instance "
+                         "weights yet: leave them out, or use "
+                         "variant='relieff'.")
     n, a = np.shape(X)
     m = options.get("n_iterations") or n
     if m * a > MAX_TRACE_VALUES:
         raise ValueError(f"Measuring redundancy keeps one update per visit "
                          f"and feature ({m} × {a} values); visit fewer "
                          f"instances (n_iterations) or score fewer features.")
-    result = relieff(X, y, nominal, trace_every=1, **options)
+    result, visit_weights = _traced_run(X, y, nominal, weighted, options)
     features = ranking(result.weights)[:min(top, a)]
-    updates = visit_updates(result.trace[:, features])
+    updates = visit_updates(result.trace[:, features], visit_weights)
     return RedundancyResult(result.weights, features,
-                            update_redundancy(updates), result.n_iterations)
+                            update_redundancy(updates, visit_weights),
+                            result.n_iterations)
+
+
+def _traced_run(X, y, nominal, weighted, options):
+    """(the run with a trace point after every visit, the instance weights
+    of its visits in visiting order or None), planned with
+    ``engine.start`` where there are weights to read from its plan."""
+    if not weighted:
+        return relieff(X, y, nominal, trace_every=1, **options), None
+    run = {key: options[key] for key in RUN_OPTIONS if key in options}
+    setup = engine.start(X, y, nominal, trace_every=1,
+                         **{key: value for key, value in options.items()
+                            if key not in RUN_OPTIONS})
+    weights = setup.prep.instance_weights    # (None: all 1 once 0s left)
+    return engine.run_setup(setup, **run), \
+        None if weights is None else weights[setup.order]
 
 
 def select_non_redundant(weights, features, matrix, n_select,

@@ -186,16 +186,6 @@ def test_scorer_significance_uses_table_w():
                                rtol=0, atol=TOLERANCE)
 
 
-def test_stir_says_it_takes_no_weights():
-    X, y, weights = arrays(missing=False)
-    entry = stats.TESTS["stir"]
-    assert "instance weights" in entry.unsupported(instance_weights=True)
-    with pytest.raises(ValueError, match="instance weights yet"):
-        entry.run(X, y, n_permutations=3, instance_weights=weights)
-    entry.run(X, y, n_permutations=3,           # all 1: no weights
-              instance_weights=np.ones(len(y)))
-
-
 @pytest.mark.parametrize("test", ["npdr", "npdr_permutation"])
 def test_npdr_through_the_scorer_uses_table_w(test):
     """(tests/test_npdr_instance_weights.py has NPDR's numbers.)"""
@@ -205,12 +195,6 @@ def test_npdr_through_the_scorer_uses_table_w(test):
     expected = ReliefF(k_nearest=3).significance(repeated, test,
                                                  n_permutations=3)
     np.testing.assert_allclose(got.t, expected.t, rtol=1e-9, atol=1e-9)
-
-
-def test_redundancy_refuses_weights():
-    weighted, _ = tables()
-    with pytest.raises(ValueError, match="instance weights yet"):
-        ReliefF().redundancy(weighted)
 
 
 # -- the wrappers ----------------------------------------------------------

@@ -33,6 +33,7 @@ from Orange.widgets.widget import Msg
 
 from orangecontrib.relief.core.backends.cuda import backend as cuda
 from orangecontrib.relief.core.rules import RULES
+from orangecontrib.relief.core.variants import variant
 from orangecontrib.relief.stats.redundancy import THRESHOLD, TOP
 from orangecontrib.relief.scoring import (CovariatesToMetas, SelectNonRedundant,
                                           SelectSignificant,
@@ -470,10 +471,11 @@ class OWReliefBase(OWScoringBase, openclass=True):
         if self.data is not None and _regression(self.data.domain):
             return ("A numeric target: RReliefF's estimate is no mean of "
                     "per-visit updates, so redundancy cannot be measured.")
-        if self.data is not None and has_instance_weights(self.data):
-            return ("Instance weights: redundancy is measured from a run in "
-                    "which every instance counts once; it does not take "
-                    "weights yet.")
+        if self.data is not None and has_instance_weights(self.data) \
+                and variant(self.SCORER.variant).sequential:
+            return ("Instance weights: this variant visits each copy of an "
+                    "instance as a step of its own, so redundancy from its "
+                    "updates does not take weights yet; use ReliefF.")
         return None
 
     def skip_active(self) -> bool:

@@ -164,7 +164,7 @@ def test_redundancy_of_sequential_variants_refuses_weights():
         DReliefF().redundancy(weighted)
 
 
-# -- NPDR's permutation null model ---------------------------------------------
+# -- NPDR's permutation null model --------------------------------------------
 
 def covariate_data(seed=0, n=40):
     rng = np.random.default_rng(seed)
@@ -229,7 +229,7 @@ def test_npdr_permutation_fits_its_null_model_with_the_weights(monkeypatch):
     assert_allclose(got.t, expected.t, rtol=1e-9, atol=1e-9)
 
 
-# -- the widgets ---------------------------------------------------------------
+# -- the widgets --------------------------------------------------------------
 
 class TestWidgetsWithWeights(WidgetTest):
     def test_stir_p_values_of_table_w(self):

@@ -325,9 +325,6 @@ def test_modes_that_do_not_take_weights_say_so():
     with pytest.raises(ValueError, match="CORElearn's 1/d"):
         engine.relieff(X, y, nominal, weight_by_distance="distance",
                        instance_weights=weights)
-    with pytest.raises(ValueError, match="statistics=True"):
-        engine.relieff(X, y, nominal, statistics=True,
-                       instance_weights=weights)
     setup = engine.start(X, y, nominal, instance_weights=weights)
     assert "instance weights" in uncovered(setup)
     from orangecontrib.relief import distributed

@@ -3,6 +3,8 @@ options or one of CORElearn's Relief estimators for the data's kind of
 target, a cost matrix for the cost-sensitive ones, their refusals, the
 settings saved with a workflow."""
 # pylint: disable=missing-docstring,protected-access
+import os
+
 import numpy as np
 
 from Orange.data import Table
@@ -13,6 +15,9 @@ from orangecontrib.relief.scoring import CORElearn
 from orangecontrib.relief.widgets.owdrelieff import OWDReliefF
 from orangecontrib.relief.widgets.owrelieff import OWReliefF
 from orangecontrib.relief.widgets.owreliefbase import OWN_OPTIONS
+
+IMAGES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "doc", "widgets", "images")
 
 
 class TestEstimators(widget_tests.WidgetTest):
@@ -204,3 +209,18 @@ class TestEstimators(widget_tests.WidgetTest):
         self.assertFalse(widget.Error.compute_failed.is_shown())
         np.testing.assert_array_equal(
             self.scores(data), CORElearn("ReliefFequalK")(data))
+
+    def test_screenshot_of_a_cost_sensitive_estimator(self):
+        """The control area with ReliefFexpC and a cost matrix chosen (the
+        Neighbours box hidden, the estimator described) for the help."""
+        widget = self.widget
+        self.send_signal(widget.Inputs.data, self.iris)
+        self.choose("ReliefFexpC")
+        self.set_costs("0,1,1;5,0,1;1,1,0")
+        self.wait_until_finished(timeout=60000)
+        widget.show()
+        self.process_events()
+        path = os.path.join(IMAGES, "ReliefF-estimator.png")
+        self.assertTrue(widget.controlArea.grab().save(path))
+        widget.hide()
+        self.assertGreater(os.path.getsize(path), 5000)

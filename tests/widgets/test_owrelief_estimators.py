@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from Orange.data import Table
+from Orange.data import Domain, Table
 from Orange.widgets.tests import base as widget_tests
 
 from orangecontrib.relief import corelearn
@@ -209,6 +209,26 @@ class TestEstimators(widget_tests.WidgetTest):
         self.assertFalse(widget.Error.compute_failed.is_shown())
         np.testing.assert_array_equal(
             self.scores(data), CORElearn("ReliefFequalK")(data))
+
+    def test_several_targets(self):
+        """Several targets are scored in the regression form: the menu
+        lists the regression estimators; one run of the engine gives
+        multi-target RReliefF with CORElearn's k, one on top of the engine
+        refuses them with the engine's sentence."""
+        domain = self.housing.domain
+        data = self.housing.transform(Domain(
+            domain.attributes[1:], [domain.class_var, domain.attributes[0]]))
+        widget = self.widget
+        self.send_signal(widget.Inputs.data, data)
+        self.assertEqual(self.items(), [OWN_OPTIONS] + corelearn.names(
+            regression=True, available=True))
+        self.choose("RReliefFequalK")
+        np.testing.assert_array_equal(
+            self.scores(data), CORElearn("RReliefFequalK")(data))
+        self.choose("RReliefFbestK")
+        self.wait_until_finished(timeout=60000)
+        self.assertIn("CORElearn's RReliefFbestK takes one target; the "
+                      "data has 2", str(widget.Error.compute_failed))
 
     def test_screenshot_of_a_cost_sensitive_estimator(self):
         """The control area with ReliefFexpC and a cost matrix chosen (the

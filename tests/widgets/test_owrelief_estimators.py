@@ -182,6 +182,11 @@ class TestEstimators(widget_tests.WidgetTest):
         self.assertIn("ReliefFmagic", str(widget.Warning.estimator_fallback))
         self.assertEqual(widget.estimator, "")
         widget = self.create_widget(OWReliefF, stored_settings=dict(
+            estimator=3, costs=None))
+        self.assertIn("3 is not a name", str(
+            widget.Warning.estimator_fallback))
+        self.assertEqual((widget.estimator, widget.costs), ("", ""))
+        widget = self.create_widget(OWReliefF, stored_settings=dict(
             estimator="ReliefFequalK"))
         self.assertFalse(widget.Warning.estimator_fallback.is_shown())
         self.send_signal(widget.Inputs.data, self.housing, widget=widget)

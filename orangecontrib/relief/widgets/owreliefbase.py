@@ -257,8 +257,13 @@ class OWReliefBase(OWScoringBase, openclass=True):
     def _estimator_problem(self) -> Optional[str]:
         """Why the stored estimator cannot be used for the data (the
         registry's sentence), or None."""
+        if not isinstance(self.costs, str):     # (a hand-edited workflow)
+            self.costs = ""
         if not self.HAS_ESTIMATORS or not self.estimator:
             return None
+        if not isinstance(self.estimator, str):
+            return (f"The stored estimator {self.estimator!r} is not a "
+                    "name of CORElearn's estimators.")
         domain = None if self.data is None else self.data.domain
         regression = None if domain is None or not domain.class_vars \
             else _regression(domain)

@@ -186,7 +186,11 @@ class OWReliefBase(OWScoringBase, openclass=True):
             if test.unsupported(variant=self.SCORER.variant) is None]
         self._reset_bad_settings(dict(
             rule=tuple(RULES), misses_any=(0, 1), select_percent=(0, 1, 2),
-            significance_test=tuple(self.test_names), influence=INFLUENCES))
+            significance_test=tuple(self.test_names), influence=INFLUENCES,
+            estimator=("",) + tuple(corelearn.names(available=True)
+                                    if self.HAS_ESTIMATORS else ()),
+            costs=("", self.costs) if _readable_costs(self.costs)
+            else ("",)))
         self._fall_back_from(self._estimator_problem())
         self._setup_gui()
         self._enable_k_controls()
@@ -257,13 +261,8 @@ class OWReliefBase(OWScoringBase, openclass=True):
     def _estimator_problem(self) -> Optional[str]:
         """Why the stored estimator cannot be used for the data (the
         registry's sentence), or None."""
-        if not isinstance(self.costs, str):     # (a hand-edited workflow)
-            self.costs = ""
         if not self.HAS_ESTIMATORS or not self.estimator:
             return None
-        if not isinstance(self.estimator, str):
-            return (f"The stored estimator {self.estimator!r} is not a "
-                    "name of CORElearn's estimators.")
         domain = None if self.data is None else self.data.domain
         regression = None if domain is None or not domain.class_vars \
             else _regression(domain)
@@ -1256,6 +1255,16 @@ def _regression(domain):
     numeric target, or several (multi-target RReliefF)."""
     return len(domain.class_vars) > 1 or (domain.class_var is not None
                                           and domain.class_var.is_continuous)
+
+
+def _readable_costs(text) -> bool:
+    """Whether a stored cost matrix ``text`` can be read (its size and
+    values are checked with the data and the estimator)."""
+    try:
+        corelearn.parse_costs(text)
+    except (ValueError, AttributeError):
+        return False
+    return True
 
 
 def _known_targets(data):

@@ -43,6 +43,7 @@ from orangecontrib.relief.io.reading import left_out, read_data
 from orangecontrib.relief.core.rules import RULES
 from orangecontrib.relief.core.variants import variant
 from orangecontrib.relief.corelearn import names as corelearn_names
+from orangecontrib.relief.corelearn import parse_costs
 from orangecontrib.relief.scoring import (CORElearn, DReliefF, IReliefF,
                                           PDReliefF, ReliefF,
                                           covariates_to_metas,
@@ -740,16 +741,12 @@ def _positive_int(text):
 
 
 def _cost_matrix(text):
-    """``--costs``: rows separated by ';', costs in a row by ',' (a list of
-    rows of floats; their shape and values are checked with the data)."""
+    """``--costs``: ``corelearn.parse_costs``'s rows of floats (their shape
+    and values are checked with the data)."""
     try:
-        return [[float(cost) for cost in row.split(",")]
-                for row in text.split(";")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            "expected rows of numbers, the rows separated by ';' and the "
-            f"costs in a row by ',' (e.g. \"0,1;2,0\"), got {text!r}"
-        ) from None
+        return parse_costs(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 class _Parser(argparse.ArgumentParser):

@@ -48,7 +48,7 @@ from .mse import with_mse
 from .myopic import myopic
 
 __all__ = ["ESTIMATORS", "Estimator", "corelearn_estimator", "names",
-           "check", "check_costs", "run"]
+           "check", "check_costs", "parse_costs", "run"]
 
 #: CORElearn's defaults of the neighbourhood sizes and the rank width
 K_EQUAL = 10
@@ -216,6 +216,22 @@ def check_costs(name, costs, classes=None):
                          "the cost of predicting class j for class i); "
                          f"got {matrix.tolist()}.")
     return matrix
+
+
+def parse_costs(text):
+    """A cost matrix written as text, rows separated by ';' and the costs
+    in a row by ',' ("0,1;2,0": C[0, 1] = 1, C[1, 0] = 2), as a list of
+    rows of floats (their shape and values are ``check_costs``'s); the
+    command line's ``--costs`` and the ReliefF widget's "Costs" read it.
+    A ValueError says when an entry is not a number."""
+    try:
+        return [[float(cost) for cost in row.split(",")]
+                for row in text.split(";")]
+    except ValueError:
+        raise ValueError(
+            "expected rows of numbers, the rows separated by ';' and the "
+            f"costs in a row by ',' (e.g. \"0,1;2,0\"), got {text!r}"
+        ) from None
 
 
 def corelearn_estimator(name, regression=None):

@@ -480,8 +480,10 @@ class CORElearn(ReliefF):
 
     def _check_class(self, data):
         super()._check_class(data)
-        corelearn.check(self.estimator, regression=isinstance(
-            data.domain.class_var, ContinuousVariable))
+        # (several targets: multi-target RReliefF, the regression form)
+        corelearn.check(self.estimator, regression=len(
+            data.domain.class_vars) > 1 or isinstance(
+                data.domain.class_var, ContinuousVariable))
 
     def score_table(self, data: Table, progress=None, trace_every=None,
                     status=None, client=None) -> ReliefResult:

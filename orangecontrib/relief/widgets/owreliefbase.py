@@ -31,11 +31,13 @@ from Orange.widgets.settings import (ContextSetting, DomainContextHandler,
 from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.widget import Msg
 
+from orangecontrib.relief import corelearn
 from orangecontrib.relief.core.backends.cuda import backend as cuda
 from orangecontrib.relief.core.rules import RULES
 from orangecontrib.relief.core.variants import variant
 from orangecontrib.relief.stats.redundancy import THRESHOLD, TOP
-from orangecontrib.relief.scoring import (CovariatesToMetas, SelectNonRedundant,
+from orangecontrib.relief.scoring import (CORElearn, CovariatesToMetas,
+                                          SelectNonRedundant,
                                           SelectSignificant,
                                           covariates_to_metas,
                                           has_instance_weights)
@@ -58,6 +60,9 @@ INFLUENCES = ("rank", "distance", "sqr_distance")
 INFLUENCE_TEXTS = ("by rank, exp(-(r/σ)²)", "1 / distance", "1 / distance²")
 INFLUENCE_SHORT = ("rank", "1/d", "1/d²")
 
+#: the Estimator menu's first item: this add-on's own options (the panel's)
+OWN_OPTIONS = "This add-on's options"
+
 #: The rows of variables the Covariates list shows.
 COVARIATE_ROWS = 4
 
@@ -75,6 +80,9 @@ class OWReliefBase(OWScoringBase, openclass=True):
     HEIGHT, DEVICE_ROW_HEIGHT = 900, 34
     #: whether the widget has controls for pdReliefF's T
     HAS_T = False
+    #: whether the widget offers CORElearn's estimators (``corelearn``),
+    #: which are ReliefF's and RReliefF's, not the feedback variants'
+    HAS_ESTIMATORS = False
     #: the parts of a computation; "redundancy": the top features'
     #: redundancy, measured when "Skip redundant features" is on
     PARTS = ("result", "redundancy", "test", "stability")
@@ -88,6 +96,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
             "At least two instances with a known target are needed.")
         gpu_failed = Msg("The GPU run failed: {}\nChoose \"Compute on: "
                          "CPU\" to run on this computer's processor.")
+        bad_costs = Msg("Costs: {}")
 
     class Warning(OWScoringBase.Warning):
         k_larger_than_class = Msg(
@@ -98,6 +107,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         unreachable_threshold = Msg("{}")
         covariates_unused = Msg("{} does not adjust for the covariates; "
                                 "choose an NPDR test.")
+        estimator_fallback = Msg("{} This add-on's own options are used.")
 
     class Information(OWScoringBase.Information):
         regression = Msg("Numeric target: weights use the regression "
@@ -112,7 +122,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         covariates = Msg("Covariates {}: not in the distance, adjusted for "
                          "by NPDR.")
 
-    settings_version = 2
+    settings_version = 3
     settingsHandler = DomainContextHandler()
 
     rule = Setting("k")   # a name in core.rules.RULES
@@ -140,6 +150,12 @@ class OWReliefBase(OWScoringBase, openclass=True):
     skip_redundant = Setting(False)
     #: attributes or metas NPDR adjusts for (saved by name, per domain)
     covariates = ContextSetting([])
+    #: CORElearn's estimator (a name of ``corelearn.ESTIMATORS``; "": this
+    #: add-on's own options), where the widget offers them
+    estimator = Setting("")
+    #: the cost-sensitive estimators' cost matrix, as text ("0,1;2,0",
+    #: ``corelearn.parse_costs``; "": every cost 1, CORElearn's default)
+    costs = Setting("")
 
     #: the numeric settings' ranges: the controls' and the stored values'
     LIMITS = dict(SELECTION_LIMITS, k_nearest=(1, 10000), sigma=(0.1, 1000),
@@ -171,9 +187,15 @@ class OWReliefBase(OWScoringBase, openclass=True):
             if test.unsupported(variant=self.SCORER.variant) is None]
         self._reset_bad_settings(dict(
             rule=tuple(RULES), misses_any=(0, 1), select_percent=(0, 1, 2),
-            significance_test=tuple(self.test_names), influence=INFLUENCES))
+            significance_test=tuple(self.test_names), influence=INFLUENCES,
+            estimator=("",) + tuple(corelearn.names(available=True)
+                                    if self.HAS_ESTIMATORS else ()),
+            costs=("", self.costs) if _readable_costs(self.costs)
+            else ("",)))
+        self._fall_back_from(self._estimator_problem())
         self._setup_gui()
         self._enable_k_controls()
+        self._show_estimator()
         self._update_cost_label()
         self._update_skip_check()
         self.commit.now()
@@ -181,6 +203,8 @@ class OWReliefBase(OWScoringBase, openclass=True):
     # GUI
     def _setup_gui(self):
         """The control area's boxes, top to bottom, and the plots."""
+        if self.HAS_ESTIMATORS:
+            self._estimator_box()
         self._neighbours_box()
         self._visits_box()
         if self.HAS_T:
@@ -189,9 +213,145 @@ class OWReliefBase(OWScoringBase, openclass=True):
         self._selection_rows()
         self._views()
 
+    def _estimator_box(self):
+        """Estimator: this add-on's options or one of CORElearn's (those for
+        the data's kind of target), what it is, its cost matrix."""
+        box = gui.vBox(self.controlArea, "Estimator")
+        self.estimator_names = [""]
+        self.estimator_position = 0
+        self.estimator_combo = gui.comboBox(
+            box, self, "estimator_position", callback=self._estimator_changed,
+            tooltip="This add-on's options (the boxes below), or one of "
+                    "CORElearn's Relief estimators (R's attrEval), which "
+                    "sets the neighbours itself.")
+        self.estimator_label = gui.widgetLabel(box, "")
+        self.estimator_label.setWordWrap(True)
+        self.costs_edit = gui.lineEdit(
+            box, self, "costs", label="Costs:", orientation=Qt.Horizontal,
+            callback=self._costs_changed,
+            tooltip="The cost matrix: rows separated by ';', the costs in a "
+                    "row by ','; row i, column j: the cost of predicting "
+                    "the j-th class value for an instance of the i-th "
+                    "(e.g. \"0,1;5,0\"). Empty: every cost 1, CORElearn's "
+                    "default. The diagonal is not used.")
+        self.costs_edit.setPlaceholderText("every cost 1")
+        self._fill_estimators()
+
+    def _fill_estimators(self):
+        """The Estimator menu: this add-on's options, then CORElearn's
+        estimators for the data's kind of target (without data: all), each
+        with its description as the tooltip."""
+        domain = None if self.data is None else self.data.domain
+        regression = None if domain is None or not domain.class_vars \
+            else _regression(domain)
+        self.estimator_names = [""] + corelearn.names(regression=regression,
+                                                      available=True)
+        combo = self.estimator_combo
+        combo.clear()
+        combo.addItem(OWN_OPTIONS)
+        combo.setItemData(0, "The boxes below: the neighbourhood rule, k, "
+                             "the influence, the misses, Weka's numbers.",
+                          Qt.ToolTipRole)
+        for name in self.estimator_names[1:]:
+            combo.addItem(name)
+            combo.setItemData(combo.count() - 1,
+                              corelearn.ESTIMATORS[name].description,
+                              Qt.ToolTipRole)
+        self.estimator_position = self.estimator_names.index(self.estimator)
+
+    def _estimator_problem(self) -> Optional[str]:
+        """Why the stored estimator cannot be used for the data (the
+        registry's sentence), or None."""
+        if not self.HAS_ESTIMATORS or not self.estimator:
+            return None
+        domain = None if self.data is None else self.data.domain
+        regression = None if domain is None or not domain.class_vars \
+            else _regression(domain)
+        try:
+            corelearn.check(self.estimator, regression)
+        except ValueError as error:
+            return str(error)
+        return None
+
+    def _fall_back_from(self, problem):
+        """With a ``problem`` (the estimator stored or chosen does not fit):
+        a warning that names it, and this add-on's options."""
+        if problem is not None:
+            self.Warning.estimator_fallback(problem)
+            self.estimator = ""
+
+    def _estimator_changed(self):
+        self.estimator = self.estimator_names[self.estimator_position]
+        self.Warning.estimator_fallback.clear()
+        self._show_estimator()
+        self._statistics_changed()
+
+    def _costs_changed(self):
+        self._params_changed()
+
+    def corelearn_entry(self):
+        """CORElearn's estimator chosen (``corelearn.Estimator``), or None:
+        this add-on's options."""
+        return corelearn.ESTIMATORS[self.estimator] \
+            if self.HAS_ESTIMATORS and self.estimator else None
+
+    def _outside_engine(self) -> bool:
+        """Whether the estimator chosen is computed on top of the engine
+        (``corelearn.run``): the engine's statistics and device do not
+        apply to it."""
+        entry = self.corelearn_entry()
+        return entry is not None and entry.options is None
+
+    def _show_estimator(self):
+        """Show only the options the estimator uses: CORElearn's sets the
+        neighbours (the box is hidden, the estimator described instead);
+        those on top of the engine visit every instance (ReliefFsmp draws
+        m with the seed) on the CPU, without the tests."""
+        if not self.HAS_ESTIMATORS:
+            return
+        entry = self.corelearn_entry()
+        self.neighbours_box.setVisible(entry is None)
+        self.estimator_label.setVisible(entry is not None)
+        self.costs_edit.box.setVisible(entry is not None and entry.costs)
+        if entry is not None:
+            self.estimator_label.setText(
+                f"{entry.description}." + (
+                    " It visits every instance, on the CPU." if
+                    self._outside_engine() and not entry.sampled else ""))
+        every = self._outside_engine() and not entry.sampled
+        if every:
+            self.sample_instances = False
+        self.visits_radio.setDisabled(every)
+        self.device_combo.setDisabled(bool(self.weka_compat) and entry is None
+                                      or self._outside_engine())
+        self.statistics_box.setDisabled(self._outside_engine())
+        self.statistics_box.setToolTip(
+            f"CORElearn's {self.estimator} is computed on top of the "
+            "engine: the tests and the stability refit the engine's runs, "
+            "and do not apply to it." if self._outside_engine() else "")
+
+    def _cost_matrix(self):
+        """(the cost matrix for the scorer or None, the sentence that says
+        what is wrong with the Costs text or None); checked against the
+        data's class values where a class is known."""
+        entry = self.corelearn_entry()
+        text = self.costs.strip()
+        if entry is None or not entry.costs or not text:
+            return None, None
+        domain = None if self.data is None else self.data.domain
+        classes = domain.class_var.values if domain is not None \
+            and domain.class_var is not None \
+            and domain.class_var.is_discrete else None
+        try:
+            matrix = corelearn.check_costs(
+                self.estimator, corelearn.parse_costs(text), classes)
+        except ValueError as error:
+            return None, str(error)
+        return tuple(map(tuple, matrix.tolist())), None
+
     def _neighbours_box(self):
         """Neighbours: the rule, k, rank weights, misses, Weka's numbers."""
-        box = gui.vBox(self.controlArea, "Neighbours")
+        box = self.neighbours_box = gui.vBox(self.controlArea, "Neighbours")
         # (the combo shows a position; the setting keeps the rule's name)
         self.rule_names = list(RULES)
         self.rule_position = self.rule_names.index(self.rule)
@@ -243,6 +403,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         box = gui.vBox(self.controlArea, "Visited Instances")
         rb, grid = self._radio_grid(box, "sample_instances",
                                     self._params_changed)
+        self.visits_radio = rb
         # (two rows, not three: pdReliefF's controls fit without scrolling)
         grid.addWidget(gui.appendRadioButton(rb, "All",
                                              addToLayout=False), 0, 0)
@@ -284,7 +445,8 @@ class OWReliefBase(OWScoringBase, openclass=True):
 
     def _statistics_box(self):
         """Significance and Stability: the test, R, B, NPDR's covariates."""
-        box = gui.vBox(self.controlArea, "Significance and Stability")
+        box = self.statistics_box = gui.vBox(self.controlArea,
+                                             "Significance and Stability")
         self.test_position = self.test_names.index(self.significance_test)
         # (the label above: the menu gets the box's width, so that "NPDR,
         # permutations (covariates)" is not cut)
@@ -476,6 +638,10 @@ class OWReliefBase(OWScoringBase, openclass=True):
             return ("Instance weights: this variant visits each copy of an "
                     "instance as a step of its own, so redundancy from its "
                     "updates does not take weights yet; use ReliefF.")
+        if self._outside_engine():
+            return (f"CORElearn's {self.estimator} is computed on top of "
+                    "the engine; redundancy is measured from the engine's "
+                    "run, which is another estimate.")
         return None
 
     def skip_active(self) -> bool:
@@ -489,9 +655,11 @@ class OWReliefBase(OWScoringBase, openclass=True):
                                    else reason)
 
     def chosen_test(self):
-        """The registered test (``stats.TESTS``) chosen, or None."""
+        """The registered test (``stats.TESTS``) chosen, or None (also
+        for a CORElearn estimator on top of the engine, which they do not
+        refit)."""
         return TESTS[self.significance_test] if self.significance_test \
-            else None
+            and not self._outside_engine() else None
 
     def _update_cost_label(self):
         """Say what the requested statistics cost, in runs."""
@@ -538,7 +706,8 @@ class OWReliefBase(OWScoringBase, openclass=True):
             test=self.significance_test or None,
             n_permutations=self.n_permutations
             if chosen is not None and chosen.permutations else 0,
-            n_resamples=self.n_resamples if self.stability_on else 0,
+            n_resamples=self.n_resamples
+            if self.stability_on and not self._outside_engine() else 0,
             covariates=self.covariate_names()
             if chosen is not None and chosen.covariates else [])
 
@@ -550,7 +719,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         """Number of visited instances for the connected data (or None);
         Weka's visits instances with an unknown target too (they add
         nothing), and draws m < n with replacement."""
-        n = self._n_known() if not self.weka_compat or self.data is None \
+        n = self._n_known() if not self._weka() or self.data is None \
             else len(self.data)
         if self.sample_instances:
             return self.n_iterations if n is None else min(n, self.n_iterations)
@@ -568,10 +737,18 @@ class OWReliefBase(OWScoringBase, openclass=True):
     def scorer_params(self, n_known: Optional[int] = None) -> dict:
         """Keyword arguments for the scorer; `n_known` clips the sample."""
         n_iterations = self.n_iterations if self.sample_instances else None
+        weka = self.weka_compat and self.corelearn_entry() is None
         # (Weka's -M m >= n visits every instance: nothing to clip)
-        if n_iterations is not None and n_known is not None \
-                and not self.weka_compat:
+        if n_iterations is not None and n_known is not None and not weka:
             n_iterations = min(n_iterations, n_known)
+        if self.corelearn_entry() is not None:
+            # (CORElearn's keywords: the estimator sets the neighbours)
+            return dict(estimator=self.estimator,
+                        costs=self._cost_matrix()[0],
+                        n_iterations=n_iterations,
+                        random_state=self.random_state,
+                        device="cpu" if self._outside_engine()
+                        else self.device())
         rule = self.rule
         params = dict(n_iterations=n_iterations, k_nearest=self.k_nearest,
                       random_state=self.random_state,
@@ -591,7 +768,9 @@ class OWReliefBase(OWScoringBase, openclass=True):
         """The scorer of the settings; the covariates go with it, so that
         Rank's column leaves them out of the distance (and unweighted), as
         the widget's own table does."""
-        scorer = self.SCORER(**self.scorer_params(n_known))
+        params = self.scorer_params(n_known)
+        scorer = CORElearn(**params) if "estimator" in params \
+            else self.SCORER(**params)
         scorer.covariates = tuple(self.covariate_names())
         return scorer
 
@@ -637,6 +816,10 @@ class OWReliefBase(OWScoringBase, openclass=True):
         self._fit_covariate_rows()
         self.covariates = []
         self.openContext(data)
+        if self.HAS_ESTIMATORS:
+            self._fall_back_from(self._estimator_problem())
+            self._fill_estimators()
+            self._show_estimator()
         self._adjusting_test()
         self._update_cost_label()
         self._update_skip_check()
@@ -644,6 +827,21 @@ class OWReliefBase(OWScoringBase, openclass=True):
         self.clear_view()
         self._update_threshold_warning()
         self.commit.now()
+
+    def _weka(self) -> bool:
+        """Whether Weka's numbers are computed (not with an estimator of
+        CORElearn's, which sets its own)."""
+        return bool(self.weka_compat) and self.corelearn_entry() is None
+
+    def _k_used(self) -> Optional[int]:
+        """The k of the run's k nearest (None: a radius rule, or a
+        CORElearn estimator on top of the engine)."""
+        entry = self.corelearn_entry()
+        if entry is not None:
+            return None if entry.options is None \
+                else entry.options.get("k_nearest")
+        return self.k_nearest if RULES[self.rule].uses_k or self.weka_compat \
+            else None
 
     def _n_known(self) -> Optional[int]:
         if self.data is None or not self.data.domain.class_vars:
@@ -666,8 +864,8 @@ class OWReliefBase(OWScoringBase, openclass=True):
         self.Error.only_covariates.clear()
         self.Warning.covariates_unused.clear()
         self.scored = None
-        data = self.data
-        self.misses_combo.setDisabled(bool(self.weka_compat))
+        data, weka = self.data, self._weka()
+        self.misses_combo.setDisabled(weka)
         self._show_instance_weights(data)
         if data is None:
             return None
@@ -698,7 +896,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         if n_known < len(data):
             self.Information.missing_target(
                 len(data) - n_known, "are not visited (as in Weka, they "
-                "count in m and in the class frequencies)" if self.weka_compat
+                "count in m and in the class frequencies)" if weka
                 else "are left out")
         if sp.issparse(data.X):     # scored as it is: memory ~ stored entries
             self.Information.sparse_data()
@@ -707,41 +905,42 @@ class OWReliefBase(OWScoringBase, openclass=True):
             n_missing = int(np.isnan(data.X[known]).sum())
         if n_missing:
             self.Information.missing_values(
-                n_missing, "as Weka does" if self.weka_compat
+                n_missing, "as Weka does" if weka
                 else "as expected differences (RELIEF-D)")
         regression = _regression(domain)
-        self.misses_combo.setDisabled(regression or self.weka_compat)
+        self.misses_combo.setDisabled(regression or weka)
         self.misses_combo.setToolTip(
             "A numeric target has no misses: RReliefF weighs all k nearest "
             "neighbours by their difference in target." if regression else
-            "Weka takes k misses from every other class." if self.weka_compat
+            "Weka takes k misses from every other class." if weka
             else self.MISSES_TOOLTIP)
-        k_rule = RULES[self.rule].uses_k or self.weka_compat
+        k_nearest = self._k_used()
         if len(domain.class_vars) > 1:
             self.Information.several_targets(
                 ", ".join(var.name for var in domain.class_vars))
         elif regression:
             self.Information.regression()
         if regression:
-            if k_rule and self.k_nearest > n_known - 1:
+            if k_nearest is not None and k_nearest > n_known - 1:
                 self.Warning.k_larger_than_class(
-                    self.k_nearest, f"the {n_known - 1} other instances")
+                    k_nearest, f"the {n_known - 1} other instances")
         else:
             y = data.get_column(domain.class_var)
             counts = np.bincount(y[known].astype(int),
                                  minlength=len(domain.class_var.values))
             present = np.flatnonzero(counts)
             smallest = present[np.argmin(counts[present])]
-            if k_rule and self.k_nearest >= counts[smallest]:
+            if k_nearest is not None \
+                    and k_nearest >= counts[smallest]:
                 self.Warning.k_larger_than_class(
-                    self.k_nearest,
+                    k_nearest,
                     f"the {counts[smallest]} instances of class "
                     f"'{domain.class_var.values[smallest]}'")
-        n_visitable = len(data) if self.weka_compat else n_known
+        n_visitable = len(data) if weka else n_known
         if self.sample_instances and self.n_iterations > n_visitable:
             self.Warning.sample_too_large(
                 self.n_iterations, f"{n_visitable} instances" +
-                ("" if self.weka_compat else " with a known target"))
+                ("" if weka else " with a known target"))
         self.scored = data
         return data
 
@@ -789,12 +988,15 @@ class OWReliefBase(OWScoringBase, openclass=True):
     def commit(self):
         if self.HAS_T:
             self._update_T_label()
-        scorer = self.create_scorer()
+        bad_costs = self._cost_matrix()[1]
+        self.Error.bad_costs(bad_costs, shown=bad_costs is not None)
+        scorer = None if bad_costs else self.create_scorer()
         self.Outputs.scorer.send(scorer)
-        self.Outputs.preprocessor.send(self.create_preprocessor(scorer))
+        self.Outputs.preprocessor.send(
+            None if bad_costs else self.create_preprocessor(scorer))
 
         self.Information.cancelled.clear()
-        data = self._check_data()
+        data = None if bad_costs else self._check_data()
         if data is None:
             self.cancel()
             self._set_running(False)
@@ -943,25 +1145,16 @@ class OWReliefBase(OWScoringBase, openclass=True):
     # report
     def send_report(self):
         params = self.scorer_params()
-        items = [("Neighbourhood rule",
-                  RULES[params["neighbours"]].display_name)]
-        if RULES[params["neighbours"]].uses_k:
-            items.append(("Neighbours k", params["k_nearest"]))
-        influence = params["weight_by_distance"]
-        items += [("Neighbour influence",
-                   INFLUENCE_TEXTS[INFLUENCES.index(influence)]
-                   if influence in INFLUENCES[1:] else
-                   f"exp(-(rank/σ)²), σ = {self.sigma:g}"
-                   if influence else "equal"),
-                  ("Misses", "from each other class"
-                   if params["misses"] == "per_class"
-                   else "from any other class"),
-                  ("Visited instances",
+        items = self._neighbour_items(params) \
+            if self.corelearn_entry() is None else self._estimator_items()
+        items += [("Visited instances",
                    f"sample of {self.n_iterations}"
                    if self.sample_instances else "all"),
-                  ("Random seed", self.random_state),
-                  ("Numbers", "Weka's ReliefFAttributeEval"
-                   if self.weka_compat else "this add-on's definitions")]
+                  ("Random seed", self.random_state)]
+        if self.corelearn_entry() is None:
+            items.append(("Numbers", "Weka's ReliefFAttributeEval"
+                          if self.weka_compat
+                          else "this add-on's definitions"))
         if self.gpu_name is not None:
             items.append(("Computed on", f"GPU: {self.gpu_name}"
                           if params["device"] == "cuda" else "CPU"))
@@ -975,7 +1168,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
         if self.covariates:
             items.append(("Covariates", ", ".join(self.covariate_names())
                           + " (not in the distance)"))
-        if self.stability_on:
+        if self.statistics_params().n_resamples:
             items.append(("Stability", f"{self.n_resamples} subsamples"))
         items.append(("Selected features",
                       f"q < {self.alpha:g}" if self.select_percent == 2
@@ -1007,11 +1200,44 @@ class OWReliefBase(OWScoringBase, openclass=True):
         if self._non_redundant() is not None:
             self.report_plot("Redundancy", self.heatmap.plot)
 
+    def _neighbour_items(self, params):
+        """The report's rows of this add-on's own options: the rule, k,
+        the influence, the misses."""
+        items = []
+        if self.HAS_ESTIMATORS:
+            items.append(("Estimator", OWN_OPTIONS))
+        items.append(("Neighbourhood rule",
+                      RULES[params["neighbours"]].display_name))
+        if RULES[params["neighbours"]].uses_k:
+            items.append(("Neighbours k", params["k_nearest"]))
+        influence = params["weight_by_distance"]
+        return items + [
+            ("Neighbour influence",
+             INFLUENCE_TEXTS[INFLUENCES.index(influence)]
+             if influence in INFLUENCES[1:] else
+             f"exp(-(rank/σ)²), σ = {self.sigma:g}"
+             if influence else "equal"),
+            ("Misses", "from each other class"
+             if params["misses"] == "per_class"
+             else "from any other class")]
+
+    def _estimator_items(self):
+        """The report's rows of CORElearn's estimator: its name and what it
+        is, its costs."""
+        entry = self.corelearn_entry()
+        items = [("Estimator", f"CORElearn's {entry.name}: "
+                               f"{entry.description}")]
+        if entry.costs:
+            items.append(("Costs", self.costs.strip() or "every cost 1"))
+        return items
+
     @classmethod
     def migrate_settings(cls, settings, version):
         """Version 2 saves the rule and the test by name (``rule``,
         ``significance_test``); versions 1 and older saved their positions in the menus
-        (``rule_index``, ``significance``)."""
+        (``rule_index``, ``significance``).  Version 3 adds CORElearn's
+        ``estimator`` and its ``costs``: older workflows have this add-on's
+        own options."""
         if version is None or version < 2:
             position = settings.pop("rule_index", 0)
             if isinstance(position, int) \
@@ -1021,6 +1247,9 @@ class OWReliefBase(OWScoringBase, openclass=True):
             if isinstance(position, int) \
                     and 0 <= position < len(cls.V1_TESTS):
                 settings["significance_test"] = cls.V1_TESTS[position]
+        if version is None or version < 3:
+            settings.setdefault("estimator", "")
+            settings.setdefault("costs", "")
 
 
 def _regression(domain):
@@ -1028,6 +1257,16 @@ def _regression(domain):
     numeric target, or several (multi-target RReliefF)."""
     return len(domain.class_vars) > 1 or (domain.class_var is not None
                                           and domain.class_var.is_continuous)
+
+
+def _readable_costs(text) -> bool:
+    """Whether a stored cost matrix ``text`` can be read (its size and
+    values are checked with the data and the estimator)."""
+    try:
+        corelearn.parse_costs(text)
+    except (ValueError, AttributeError):
+        return False
+    return True
 
 
 def _known_targets(data):

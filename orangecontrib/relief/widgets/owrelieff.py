@@ -16,6 +16,7 @@ class OWReliefF(OWReliefBase):
                "feature selection, rank, score"
 
     SCORER = ReliefF
+    HAS_ESTIMATORS = True
 
 
 if __name__ == "__main__":  # pragma: no cover

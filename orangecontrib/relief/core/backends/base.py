@@ -127,7 +127,7 @@ def plan(prep, options, class_names=None):
     with permuted targets, ``prepare.with_target``)."""
     fixed = _kernel_distance_weights(options.distance_weights, prep)
     n = prep.group.shape[0]
-    m = _n_visits(options.n_iterations, n)
+    m = _n_visits(options.n_iterations, prep)
     order = random_generator(options.random_state).permutation(n)[:m]
     a = prep.n_used
     hood = None
@@ -215,13 +215,21 @@ def _kernel_distance_weights(weights, prep):
     return fixed
 
 
-def _n_visits(n_iterations, n):
-    """m, the number of instances visited."""
+def _n_visits(n_iterations, prep):
+    """m, the number of instances visited: at most those of the prepared
+    data ``prep``, which the message counts after the rows left out (of an
+    unknown target, of instance weight 0), and says so."""
+    n = prep.group.shape[0]
     if n_iterations is None:
         return n
+    left = [f"{count} row{'s' * (count != 1)} {what}" for count, what in (
+        (prep.n_dropped, "with an unknown target"),
+        (prep.n_weightless, "of instance weight 0")) if count]
+    counted = f"{n} instances" + (
+        f" to visit, {' and '.join(left)} left out" if left else "")
     return whole_number(n_iterations, "n_iterations", maximum=n,
-                        otherwise=f"or None for all (the data has {n} "
-                                  f"instances)")
+                        otherwise=f"or None for all (the data has "
+                                  f"{counted})")
 
 
 def _check_statistics(options, prep):
@@ -254,23 +262,29 @@ def _nothing_to_learn(prep, regression, k_nearest, class_names=None):
         small = [c for c, count in enumerate(sizes) if count <= k_nearest]
         if small:
             warn(f"k_nearest={k_nearest} is not smaller than "
-                 f"{describe_classes(small, prep, class_names)}"
+                 f"{describe_classes(small, prep, class_names, sizes=sizes)}"
                  "; such a class contributes all its instances.",
                  stacklevel=4)
     return False
 
 
-def describe_classes(classes, prep, class_names=None, most=5):
+def describe_classes(classes, prep, class_names=None, most=5, sizes=None):
     """How a message names the classes of indices `classes` (their codes
     in ``prep.class_codes``): by name where `class_names` gives one, with
-    their sizes, the first `most` of them."""
+    their sizes, the first `most` of them; with instance weights
+    (``prep.instance_weights``), `sizes` are the classes' total weights,
+    and the message gives those (what the caller compared)."""
     def name(c):
         code = int(prep.class_codes[c])
         if class_names is not None and code < len(class_names):
             return repr(str(class_names[code]))
         return f"code {code}"
-    shown = [f"{name(c)} ({int(prep.class_counts[c])} instances)"
-             for c in classes[:most]]
+    def size(c):
+        if prep.instance_weights is None or sizes is None:
+            return f"{int(prep.class_counts[c])} instances"
+        return (f"{int(prep.class_counts[c])} instances of total instance "
+                f"weight {sizes[c]:g}")
+    shown = [f"{name(c)} ({size(c)})" for c in classes[:most]]
     more = len(classes) - len(shown)
     text = ("class " if len(classes) == 1 else "classes ") + ", ".join(shown)
     return text + (f" and {more} more" if more > 0 else "")

@@ -110,6 +110,8 @@ class Prepared:
     # RELIEF-D's numeric laws, laid out as ``missing.num_prefix`` (whose
     # prefix sums are then weighted: ``expected_abs_to``); else None
     law_weights: Optional[np.ndarray] = None
+    # the rows of a known target left out for their instance weight 0
+    n_weightless: int = 0
 
     @property
     def n_used(self):
@@ -261,7 +263,8 @@ def check_class_codes(codes):
 def _clean_class(X, y, regression, weights=None):
     """X, y (and the instance weights) without the rows of a missing class
     (several targets: of no known target; counted, with a warning) and the
-    rows of weight 0 (an instance of weight 0 is not in the data)."""
+    rows of weight 0 (an instance of weight 0 is not in the data); the
+    third value counts both kinds of rows left out."""
     known = ~np.isnan(y) if y.ndim == 1 else ~np.isnan(y).all(axis=1)
     n_dropped = int((~known).sum())
     if n_dropped:
@@ -269,7 +272,9 @@ def _clean_class(X, y, regression, weights=None):
             else "no known target value"
         warn(f"{n_dropped} instance(s) with {what} were left out.",
              stacklevel=3)
+    n_weightless = 0
     if weights is not None:
+        n_weightless = int((known & ~(weights > 0)).sum())
         known &= weights > 0
     if not known.all():
         X = X[known]
@@ -279,7 +284,7 @@ def _clean_class(X, y, regression, weights=None):
         weights = None          # (rows of weight 0 left out, the rest 1)
     if not regression:
         check_class_codes(y)
-    return X, y, n_dropped, weights
+    return X, y, (n_dropped, n_weightless), weights
 
 
 def check_instance_weights(weights, n):
@@ -357,7 +362,8 @@ def prepare(X, y, nominal=None, regression=False, names=None, *,
         else:
             return _prepare_sparse(X, y, nominal, regression, names,
                                    nominal_targets, weights)
-    X, y, n_dropped, weights = _clean_class(X, y, regression, weights)
+    X, y, (n_dropped, n_weightless), weights = _clean_class(
+        X, y, regression, weights)
     n = X.shape[0]
     check_size(n)
 
@@ -407,7 +413,8 @@ def prepare(X, y, nominal=None, regression=False, names=None, *,
                     n_features=n_features, group=group, n_classes=n_classes,
                     class_counts=class_counts, target=target,
                     has_missing=has_missing, missing=missing,
-                    n_dropped=n_dropped, class_codes=class_codes,
+                    n_dropped=n_dropped, n_weightless=n_weightless,
+                    class_codes=class_codes,
                     instance_weights=weights, law_weights=law_weights)
 
 
@@ -658,7 +665,8 @@ def _prepare_sparse(X, y, nominal, regression, names=None,
     Memory stays proportional to the stored entries: a CSR and a CSC copy.
     """
     n_features = X.shape[1]
-    X, y, n_dropped, weights = _clean_class(X, y, regression, weights)
+    X, y, (n_dropped, n_weightless), weights = _clean_class(
+        X, y, regression, weights)
     n = X.shape[0]
     check_size(n)
     if max(X.shape) >= 2 ** 31:
@@ -710,7 +718,8 @@ def _prepare_sparse(X, y, nominal, regression, names=None,
                     missing=_missing_tables(np.zeros((n, 0)),
                                             np.zeros((n, 0), dtype=np.int8),
                                             group, n_classes, False)[0],
-                    n_dropped=n_dropped, class_codes=class_codes,
+                    n_dropped=n_dropped, n_weightless=n_weightless,
+                    class_codes=class_codes,
                     instance_weights=weights)
 
 

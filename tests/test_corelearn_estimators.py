@@ -743,3 +743,21 @@ def test_with_mse_combination_by_hand():
     np.testing.assert_allclose(ours, theirs["RReliefFwithMSE"], rtol=0,
                                atol=1e-12)
     assert ours.max() == pytest.approx(1.0)
+
+
+def test_refits_of_an_estimator_on_top_of_the_engine_are_refused():
+    """The tests, stability and redundancy refit one run of the engine: for
+    an estimator computed on top of it (ReliefFbestK) they would give plain
+    ReliefF's numbers, so they say so; for one that is an engine run
+    (ReliefFequalK) they refit its own options."""
+    table = orange_table(COSTS)
+    on_top = CORElearn("ReliefFbestK")
+    for call in (lambda: on_top.significance(table, n_permutations=2),
+                 lambda: on_top.stability(table, n_resamples=2),
+                 lambda: on_top.redundancy(table)):
+        with pytest.raises(ValueError, match="ReliefFbestK is computed on "
+                                             "top of the engine"):
+            call()
+    one_run = CORElearn("ReliefFequalK").significance(table, n_permutations=2)
+    np.testing.assert_array_equal(
+        one_run.weights, CORElearn("ReliefFequalK")(table))

@@ -461,6 +461,10 @@ class CORElearn(ReliefF):
         The estimators computed on top of the engine other than ReliefFsmp
         visit every instance (a ValueError where ``n_iterations`` is
         given).
+
+    ``significance``, ``stability`` and ``redundancy`` refit one run of
+    the engine: with an estimator computed on top of it they are a
+    ValueError (their numbers would be plain ReliefF's).
     """
     friendly_name = "CORElearn"
 
@@ -484,6 +488,31 @@ class CORElearn(ReliefF):
         corelearn.check(self.estimator, regression=len(
             data.domain.class_vars) > 1 or isinstance(
                 data.domain.class_var, ContinuousVariable))
+
+    def significance(self, data: Table, *args, **kwargs):
+        self._refits_the_engine("significance tests")
+        return super().significance(data, *args, **kwargs)
+
+    def stability(self, data: Table, *args, **kwargs):
+        self._refits_the_engine("stability")
+        return super().stability(data, *args, **kwargs)
+
+    def redundancy(self, data: Table, *args, **kwargs):
+        self._refits_the_engine("redundancy")
+        return super().redundancy(data, *args, **kwargs)
+
+    def _refits_the_engine(self, what):
+        """A ValueError for ``what`` (the tests, stability, redundancy: they
+        refit one run of the engine) with an estimator computed on top of
+        the engine, whose refits would be plain ReliefF's, another
+        estimate."""
+        if corelearn.check(self.estimator).options is None:
+            raise ValueError(
+                f"CORElearn's {self.estimator} is computed on top of the "
+                f"engine; {what} refit one run of the engine, which would "
+                f"be another estimate. Use an estimator that is one run of "
+                f"the engine (e.g. ReliefFequalK, ReliefFexpRank) or "
+                f"ReliefF's own options.")
 
     def score_table(self, data: Table, progress=None, trace_every=None,
                     status=None, client=None) -> ReliefResult:

@@ -335,6 +335,22 @@ class ReliefWidgetTests:
         self.wait_until_finished(timeout=60000)
         self.assertFalse(self.widget.Warning.k_larger_than_class.is_shown())
 
+    def test_k_larger_than_class_compares_instance_weights(self):
+        """With instance weights a class holds its total weight in copies:
+        the warning compares k with it and says so."""
+        data = self.data[:24].copy()  # 17 setosa, 7 versicolor
+        with data.unlocked():
+            data.W = np.full(len(data), 2.0)    # versicolor: weight 14
+        self.send_and_wait(data)    # (k = 10: 7 rows, but weight 14)
+        self.assertFalse(self.widget.Warning.k_larger_than_class.is_shown())
+        self.widget.controls.k_nearest.setValue(14)
+        self.wait_until_finished(timeout=60000)
+        self.assertIn("the total instance weight 14 of class 'Iris-"
+                      "versicolor'", str(self.widget.Warning.k_larger_than_class))
+        self.widget.controls.k_nearest.setValue(13)
+        self.wait_until_finished(timeout=60000)
+        self.assertFalse(self.widget.Warning.k_larger_than_class.is_shown())
+
     def test_missing_values(self):
         data = self.data.copy()
         with data.unlocked():

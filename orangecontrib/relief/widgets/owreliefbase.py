@@ -926,7 +926,10 @@ class OWReliefBase(OWScoringBase, openclass=True):
                     k_nearest, f"the {n_known - 1} other instances")
         else:
             y = data.get_column(domain.class_var)
+            # (instance weights: an instance of weight w is w copies)
+            weighted = has_instance_weights(data)
             counts = np.bincount(y[known].astype(int),
+                                 weights=data.W[known] if weighted else None,
                                  minlength=len(domain.class_var.values))
             present = np.flatnonzero(counts)
             smallest = present[np.argmin(counts[present])]
@@ -934,8 +937,10 @@ class OWReliefBase(OWScoringBase, openclass=True):
                     and k_nearest >= counts[smallest]:
                 self.Warning.k_larger_than_class(
                     k_nearest,
-                    f"the {counts[smallest]} instances of class "
-                    f"'{domain.class_var.values[smallest]}'")
+                    (f"the total instance weight {counts[smallest]:g} of "
+                     if weighted else f"the {counts[smallest]} instances "
+                     "of ") +
+                    f"class '{domain.class_var.values[smallest]}'")
         n_visitable = len(data) if weka else n_known
         if self.sample_instances and self.n_iterations > n_visitable:
             self.Warning.sample_too_large(

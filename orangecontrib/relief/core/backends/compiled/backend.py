@@ -73,14 +73,9 @@ def kernel_set(setup):
 
 class CompiledBackend(Backend):
     """The numba kernels (see the module docstring); a run with instance
-    weights on data without missing values: ``weighted_loop``."""
+    weights: ``weighted_loop``."""
     name = "compiled"
     takes_instance_weights = True
-
-    @classmethod
-    def takes_weights_of(cls, setup):
-        # (RELIEF-D's weighted numeric laws are not in the compiled diffs)
-        return not setup.prep.has_missing
 
     def __init__(self, setup, n_threads=1):
         super().__init__(setup, n_threads)

@@ -57,8 +57,13 @@ def visit_updates(job, rows, upd=None):
 def kernel_set(setup):
     """The compiled kernels a run needs, as ``warmup`` names the sets it
     compiles: (the loop, the nominal codes' type, the screening copy's
-    type)."""
+    type); a run with instance weights, ("weighted", the codes' type,
+    "missing" where RELIEF-D's weighted laws are read, else "complete")."""
     prep = setup.prep
+    codes = "int32" if prep.nom.dtype == np.int32 else "int8"
+    if weighted(setup):
+        return ("weighted", codes,
+                "missing" if prep.law_weights is not None else "complete")
     if not setup.variant_entry.sequential:
         loop, copy = "relieff", "float32"
         if prep.n_used > plan.SCREEN_MAX_FEATURES \
@@ -68,7 +73,7 @@ def kernel_set(setup):
         loop, copy = "feedback", "float32"
         if prep.num.size * 4 >= plan.QUANTISED_MIN_BYTES:
             copy = "uint16"
-    return loop, "int32" if prep.nom.dtype == np.int32 else "int8", copy
+    return loop, codes, copy
 
 
 class CompiledBackend(Backend):

@@ -333,10 +333,6 @@ def test_modes_that_do_not_take_weights_say_so():
                        instance_weights=weights)
     setup = engine.start(X, y, nominal, instance_weights=weights)
     assert "instance weights" in uncovered(setup)
-    from orangecontrib.relief import distributed
-    with pytest.raises(ValueError, match="Dask backend does not take "
-                                         "instance weights"):
-        distributed.relieff(X, y, nominal, instance_weights=weights)
     with pytest.raises(ValueError, match="does not take instance weights"):
         base.check_weights(type("Other", (base.Backend,),
                                 {"name": "other"}), setup)

@@ -20,6 +20,9 @@ on a worker from chunks the workers compute themselves, and the workers copy
 that job from each other.  Either way every worker holds the whole job
 (about 1.5 times X as float64): each visit compares R with every instance.
 
+With instance weights the job is the weighted visits' (``WeightedJob``)
+and the estimate divides by the visited weight; the GPU's tasks take none.
+
 dReliefF and pdReliefF are sequential (each visit's distance uses the
 estimate of all the visits before it), and ``compat="weka"`` reproduces
 Weka's order of operations on one machine: both are refused here.
@@ -127,8 +130,9 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     **relieff_options
         The options of ``core.relieff``: ``regression``, ``n_iterations``,
         ``k_nearest``, ``random_state``, ``misses``, ``weight_by_distance``,
-        ``sigma``, ``neighbours``, ``speedups``, ``feature_names``.
-        ``variant`` must be "relieff": dReliefF and pdReliefF are sequential
+        ``sigma``, ``neighbours``, ``speedups``, ``feature_names``,
+        ``instance_weights`` (numbers, or a dask array computed on the
+        cluster; not on the GPU's tasks).  ``variant`` must be "relieff": dReliefF and pdReliefF are sequential
         and raise a ValueError.  ``n_jobs`` and ``kernels`` do not apply: a
         task runs the compiled kernels on one thread, and the workers'
         threads run the tasks.  ``device``: "cuda" runs each task on its

@@ -132,8 +132,9 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
         ``k_nearest``, ``random_state``, ``misses``, ``weight_by_distance``,
         ``sigma``, ``neighbours``, ``speedups``, ``feature_names``,
         ``instance_weights`` (numbers, or a dask array computed on the
-        cluster; not on the GPU's tasks).  ``variant`` must be "relieff": dReliefF and pdReliefF are sequential
-        and raise a ValueError.  ``n_jobs`` and ``kernels`` do not apply: a
+        cluster; not on the GPU's tasks).  ``variant`` must be "relieff":
+        dReliefF and pdReliefF are sequential and raise a ValueError.
+        ``n_jobs`` and ``kernels`` do not apply: a
         task runs the compiled kernels on one thread, and the workers'
         threads run the tasks.  ``device``: "cuda" runs each task on its
         worker's GPU (``core.cuda``; a worker without one fails the run

@@ -148,6 +148,90 @@ def test_dask_array_is_read_by_the_workers(client):
                                k_nearest=30, client=client)
 
 
+def integer_weights(n, seed=7):
+    """Instance weights 0, 1, 2, 3 (each at least once)."""
+    weights = np.random.default_rng(seed).integers(0, 4, n).astype(float)
+    weights[:4] = [0, 1, 2, 3]
+    return weights
+
+
+def repeated_rows(weights, X, y):
+    rows = np.repeat(np.arange(len(y)), weights.astype(int))
+    return X[rows], y[rows]
+
+
+WEIGHTED = {
+    "classification": dict(),
+    "missing values, trace": dict(missing=0.1, trace_every=9),
+    "regression, multisurf": dict(regression=True, neighbours="multisurf"),
+    "missing values, m<n": dict(missing=0.1, n_iterations=37,
+                                random_state=5),
+}
+
+
+@pytest.mark.parametrize("options", WEIGHTED.values(), ids=WEIGHTED.keys())
+def test_instance_weights_equal_the_compiled_run(client, options):
+    """The tasks run the compiled weighted visits (``weighted_loop``): the
+    local compiled run's weights and trace (the estimate divided by the
+    visited weight), and with every instance visited, the repeated
+    table's."""
+    options = dict(options)
+    missing = options.pop("missing", 0.0)
+    X, y, nominal = mixed(n=60, missing=missing,
+                          regression=options.get("regression", False))
+    weights = integer_weights(len(y))
+    remote = same(client, X, y, nominal, instance_weights=weights,
+                  kernels="compiled", **options)
+    if "n_iterations" not in options:
+        Xr, yr = repeated_rows(weights, X, y)
+        options.pop("trace_every", None)
+        np.testing.assert_allclose(
+            remote.weights, relieff(Xr, yr, nominal, **options).weights,
+            rtol=0, atol=TOL)
+
+
+def test_instance_weights_with_dask_arrays(client):
+    """A dask X takes numpy weights or a dask array of them (computed on
+    the cluster); a numpy X takes dask weights too; all 1 are no weights."""
+    X, y, nominal = mixed(n=60, missing=0.05)
+    weights = integer_weights(len(y)) + 0.5
+    local = relieff(X, y, nominal, instance_weights=weights).weights
+    dask_X = da.from_array(X, chunks=(20, 7))
+    dask_weights = da.from_array(weights, chunks=20)
+    for data, w in ((dask_X, weights), (dask_X, dask_weights),
+                    (X, dask_weights)):
+        remote = cluster_relief.relieff(data, y, nominal, client=client,
+                                        instance_weights=w)
+        np.testing.assert_allclose(remote.weights, local, rtol=0, atol=TOL)
+    ones = cluster_relief.relieff(X, y, nominal, client=client,
+                                  instance_weights=np.ones(len(y)))
+    np.testing.assert_array_equal(
+        ones.weights,
+        cluster_relief.relieff(X, y, nominal, client=client).weights)
+    assert nothing_left(client)
+
+
+def test_instance_weights_refused_where_not_taken(client):
+    """Bad weights are named, here or (dask weights of a dask X) on the
+    worker that prepares the data; dReliefF and the GPU's tasks say they
+    take none."""
+    X, y, nominal = mixed(n=60)
+    weights = integer_weights(len(y))
+    with pytest.raises(ValueError, match="instance_weights must be >= 0"):
+        cluster_relief.relieff(X, y, nominal, client=client,
+                               instance_weights=-weights)
+    with pytest.raises(ValueError, match="has 59 entries but X has 60"):
+        cluster_relief.relieff(da.from_array(X), y, nominal, client=client,
+                               instance_weights=da.from_array(weights[1:]))
+    with pytest.raises(ValueError, match="dReliefF cannot run on a Dask"):
+        cluster_relief.relieff(X, y, nominal, client=client,
+                               variant="drelieff", instance_weights=weights)
+    with pytest.raises(ValueError, match="GPU's tasks do not take instance"):
+        cluster_relief.relieff(X, y, nominal, client=client, device="cuda",
+                               instance_weights=weights)
+    assert nothing_left(client)
+
+
 def test_same_bits_every_time_and_whatever_the_blocks(client):
     X, y, nominal = mixed(n=120)
     runs = [cluster_relief.relieff(X, y, nominal, client=client,

@@ -111,12 +111,14 @@ def test_rrelieff_integer_weights_equal_repeated_rows(kind, options,
 @pytest.mark.parametrize("options", [dict(), dict(neighbours="multisurf"),
                                      dict(regression=True)],
                          ids=["k", "multisurf", "regression"])
-def test_feedback_variants_visit_copies_in_turn(variant, options):
+@pytest.mark.parametrize("kind", ["mixed", "missing"])
+def test_feedback_variants_visit_copies_in_turn(variant, options, kind):
     """dReliefF and pdReliefF use the weights: a visit to an instance of
     weight w is w steps, one per copy, so integer weights equal the repeated
     table visited in the order in which each instance's copies follow one
-    another (its random order would visit them apart)."""
-    X, y, target, nominal = make_data("mixed", n=18, seed=2)
+    another (its random order would visit them apart); with missing values,
+    the compiled weighted diffs' RELIEF-D laws."""
+    X, y, target, nominal = make_data(kind, n=18, seed=2)
     if options.get("regression"):
         y = target
     weights = integer_weights(len(y), seed=2)
@@ -266,17 +268,18 @@ def test_weighted_tie_shares_fill_slots_by_weight():
 
 
 def test_which_backend_computes_weights():
-    """The compiled kernels on complete data, the NumPy backend with
-    missing values (whatever ``kernels`` asks for)."""
-    for kind, expected in (("mixed", CompiledBackend),
-                           ("missing", VectorisedBackend)):
+    """The compiled kernels take every weighted run, missing values
+    included (RELIEF-D's weighted laws are in the compiled diffs), so the
+    missing-value cases above run on both backends; the NumPy backend
+    where ``kernels`` asks for it."""
+    for kind in ("mixed", "missing"):
         X, y, _, nominal = make_data(kind)
         setup = engine.start(X, y, nominal,
                              instance_weights=integer_weights(len(y)))
         for kernels in BACKENDS:
             with local_backend(setup, 1, kernels=kernels) as backend:
                 wanted = VectorisedBackend if kernels == "vectorised" \
-                    else expected
+                    else CompiledBackend
                 assert type(backend) is wanted
 
 
@@ -327,10 +330,6 @@ def test_modes_that_do_not_take_weights_say_so():
                        instance_weights=weights)
     setup = engine.start(X, y, nominal, instance_weights=weights)
     assert "instance weights" in uncovered(setup)
-    from orangecontrib.relief import distributed
-    with pytest.raises(ValueError, match="Dask backend does not take "
-                                         "instance weights"):
-        distributed.relieff(X, y, nominal, instance_weights=weights)
     with pytest.raises(ValueError, match="does not take instance weights"):
         base.check_weights(type("Other", (base.Backend,),
                                 {"name": "other"}), setup)

@@ -36,21 +36,14 @@ def quietly(function, *args, **kwargs):
         return function(*args, **kwargs)
 
 
-#: The cases: CASES with missing values in nominal features only (numeric
-#: ones with weights are refused: ``test_numeric_missing_values_refused``).
-WEIGHTED_CASES = {
-    "numeric": CASES["numeric"],
-    "nominal": CASES["nominal"],
-    "nominal, missing": dict(CASES["nominal"], missing=0.15),
-    "mixed, nominal missing, 3 classes": CASES["mixed, missing, 3 classes"],
-}
+#: The cases: CASES (missing values of numeric features take RELIEF-D's
+#: weighted laws) and missing values in nominal features only.
+WEIGHTED_CASES = dict(CASES, **{
+    "nominal, missing": dict(CASES["nominal"], missing=0.15)})
 
 
 def weighted_case(name):
-    X, y, nominal = case_data(**WEIGHTED_CASES[name])
-    if name.startswith("mixed"):            # numeric features known
-        X[:, ~nominal] = np.nan_to_num(X[:, ~nominal], nan=0.5)
-    return X, y, nominal
+    return case_data(**WEIGHTED_CASES[name])
 
 
 @pytest.mark.parametrize("name", WEIGHTED_CASES)
@@ -140,16 +133,8 @@ def test_fractional_weights_are_continuous():
     assert np.abs(run(half) - whole).max() > 1e-6
 
 
-def test_numeric_missing_values_refused():
-    X, y, nominal = case_data(**CASES["numeric, missing, 4 classes"])
-    with pytest.raises(ValueError, match="missing values of numeric"):
-        irelief(X, y, nominal, instance_weights=counts_for(X.shape[0]))
-    irelief(X, y, nominal, instance_weights=np.ones(X.shape[0]),
-            max_iterations=2)           # (all 1: no weights)
-
-
 def test_relieff_variant_irelief_takes_the_weights():
-    X, y, nominal = weighted_case("mixed, nominal missing, 3 classes")
+    X, y, nominal = weighted_case("mixed, missing, 3 classes")
     counts = counts_for(X.shape[0])
     through = quietly(relieff, X, y, nominal, variant="irelief", sigma=0.5,
                       instance_weights=counts, max_iterations=ITERATIONS,

@@ -15,14 +15,17 @@ TOLERANCE = 1e-9
 
 def data(seed=0, n=40, regression=False, missing=False):
     """Three numeric features and two nominal ones (nominal values
-    missing where asked), a class or a number told by the first two, one
-    covariate, and integer weights 0, 1, 2, 3."""
+    missing where asked; with ``missing="all"``, values of any feature), a
+    class or a number told by the first two, one covariate, and integer
+    weights 0, 1, 2, 3."""
     rng = np.random.default_rng(seed)
     X = np.column_stack([rng.random((n, 3)), rng.integers(0, 3, (n, 2))])
     nominal = np.array([False, False, False, True, True])
     if missing:
-        X[:, 3:][rng.random((n, 2)) < 0.1] = np.nan
-    signal = X[:, 0] + X[:, 1] + 0.3 * rng.random(n)
+        columns = slice(None) if missing == "all" else slice(3, None)
+        X[:, columns][rng.random((n, X[:, columns].shape[1])) < 0.1] = \
+            np.nan
+    signal = np.nan_to_num(X[:, 0] + X[:, 1]) + 0.3 * rng.random(n)
     y = signal if regression else (signal > np.median(signal)).astype(float)
     covariate = rng.random(n)
     weights = rng.integers(0, 4, n)
@@ -58,6 +61,8 @@ CASES = {
     "multisurf": dict(neighbours="multisurf"),
     "regression": dict(k_nearest=5, regression=True),
     "nominal missing": dict(k_nearest=5, missing=True),
+    "missing values": dict(k_nearest=5, missing="all"),
+    "missing values, surf": dict(neighbours="surf", missing="all"),
     "covariate": dict(k_nearest=5, covariate=True),
 }
 
@@ -118,11 +123,6 @@ def test_all_ones_is_the_unweighted_run():
     np.testing.assert_array_equal(got.t, expected.t)
 
 
-def test_numeric_missing_values_refused():
-    X, y, nominal, _, weights = data()
-    X[3, 0] = np.nan
-    with pytest.raises(ValueError, match="missing values of numeric"):
-        stats.npdr(X, y, nominal, instance_weights=weights)
 
 
 @pytest.mark.parametrize("bad, message", [

@@ -20,6 +20,9 @@ on a worker from chunks the workers compute themselves, and the workers copy
 that job from each other.  Either way every worker holds the whole job
 (about 1.5 times X as float64): each visit compares R with every instance.
 
+With instance weights the job is the weighted visits' (``WeightedJob``)
+and the estimate divides by the visited weight; the GPU's tasks take none.
+
 dReliefF and pdReliefF are sequential (each visit's distance uses the
 estimate of all the visits before it), and ``compat="weka"`` reproduces
 Weka's order of operations on one machine: both are refused here.
@@ -34,7 +37,7 @@ import threading
 import numpy as np
 
 from .core import collect_warnings, engine
-from .core.backends.base import Backend, start
+from .core.backends.base import Backend, start, visited_weight
 from .core.backends.compiled.backend import relieff_job, visit_updates
 from .core.backends.cuda.backend import CudaBackend, check_device
 from .core.backends.cuda import backend as cuda
@@ -127,9 +130,11 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     **relieff_options
         The options of ``core.relieff``: ``regression``, ``n_iterations``,
         ``k_nearest``, ``random_state``, ``misses``, ``weight_by_distance``,
-        ``sigma``, ``neighbours``, ``speedups``, ``feature_names``.
-        ``variant`` must be "relieff": dReliefF and pdReliefF are sequential
-        and raise a ValueError.  ``n_jobs`` and ``kernels`` do not apply: a
+        ``sigma``, ``neighbours``, ``speedups``, ``feature_names``,
+        ``instance_weights`` (numbers, or a dask array computed on the
+        cluster; not on the GPU's tasks).  ``variant`` must be "relieff":
+        dReliefF and pdReliefF are sequential and raise a ValueError.
+        ``n_jobs`` and ``kernels`` do not apply: a
         task runs the compiled kernels on one thread, and the workers'
         threads run the tasks.  ``device``: "cuda" runs each task on its
         worker's GPU (``core.cuda``; a worker without one fails the run
@@ -142,15 +147,9 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     ReliefResult
     """
     device = check_device(relieff_options.pop("device", None))
-    weights = relieff_options.pop("instance_weights", None)
-    if weights is not None and check_instance_weights(
-            weights, X.shape[0] if hasattr(X, "shape") else len(X)) \
-            is not None:        # (all 1: no weights)
-        raise ValueError("The Dask backend does not take instance weights "
-                         "yet; run orangecontrib.relief.core.relieff(..., "
-                         "instance_weights=...) on this machine instead.")
     check_cluster_options(relieff_options.get("variant", "relieff"), compat,
                           relieff_options.get("distance_weights"))
+    weights = relieff_options.pop("instance_weights", None)
     if visits_per_task is not None:
         whole_number(visits_per_task, "visits_per_task", otherwise="or None")
     for option in ("n_jobs", "kernels"):
@@ -161,6 +160,9 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
     options = engine.relieff_options(trace_every=trace_every,
                                      **relieff_options)
     client = _client(client)
+    weights = _instance_weights(client, weights, X, device)
+    if weights is not None and device == "auto":
+        device = "cpu"      # (the GPU's tasks take no instance weights)
 
     def start_on_cluster():
         """The ``start`` of ``engine.compute``: the Setup, planned here or
@@ -168,14 +170,47 @@ def relieff(X, y, nominal=None, *, client=None, progress=None,
         if _is_dask(X) or _is_dask(y):
             if status is not None:
                 status("preparing the data on the cluster")
-            setup, job, planned = _start_on_cluster(client, X, y, nominal,
-                                                    options, names)
+            setup, job, planned = _start_on_cluster(
+                client, X, y, nominal, options, names, weights)
         else:
-            setup, job, planned = start(X, y, nominal, options, **names), \
-                None, None
+            setup, job, planned = start(X, y, nominal, options,
+                                        instance_weights=weights,
+                                        **names), None, None
         return setup, lambda n_threads: DaskBackend(
             setup, client, job, visits_per_task, status, device, planned)
     return engine.compute(start_on_cluster, progress)
+
+
+def _instance_weights(client, weights, X, device):
+    """The instance weights of a run on the cluster: None (none, or all
+    1), checked numbers (``prepare.check_instance_weights``; a dask array
+    is computed on the cluster), or with a dask ``X`` of unknown length or
+    dask weights, the numbers or the future as they are (checked where the
+    data is prepared).  A ValueError for the GPU's tasks, which take none
+    yet."""
+    from distributed import Future
+
+    if weights is None:
+        return None
+    if _is_dask(weights):
+        weights = client.compute(weights)
+        if not _is_dask(X):
+            weights = weights.result()
+    n = _rows(X)
+    if not isinstance(weights, Future) and n == n:
+        weights = check_instance_weights(weights, n)
+        if weights is None:         # (all 1: no weights)
+            return None
+    if device == "cuda":
+        raise ValueError("The GPU's tasks do not take instance weights yet; "
+                         "run with device='cpu' (the workers' CPUs) or "
+                         "leave instance_weights out.")
+    return weights
+
+
+def _rows(X):
+    """The number of rows of X (a dask array's may be unknown: NaN)."""
+    return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
 def _client(client):
@@ -210,6 +245,8 @@ class DaskBackend(Backend):
     scattered from here, or from ``planned``, the future of ``_start``, when
     the job is).  Closing it cancels the tasks and releases the job."""
     name = "dask"
+    # (the compiled weighted visits, ``weighted_loop``, in the tasks)
+    takes_instance_weights = True
 
     def __init__(self, setup, client, job=None, visits_per_task=None,
                  status=None, device="cpu", planned=None):
@@ -269,8 +306,8 @@ class DaskBackend(Backend):
         running = np.cumsum(sums, axis=0, out=sums)
         steps = trace_steps(done, len(rows), setup.options.trace_every)
         for i, t in enumerate(steps):
-            estimate(running[t // every - 1 - first_segment], t,
-                     setup.regression, trace[i])
+            estimate(running[t // every - 1 - first_segment],
+                     visited_weight(setup, t), setup.regression, trace[i])
         total[:] = running[-1]
         return len(steps)
 
@@ -376,7 +413,7 @@ def _task_sums(job, rows, first, every, width, device="cpu", gpu_setup=None):
     return out
 
 
-def _start_on_cluster(client, X, y, nominal, options, names):
+def _start_on_cluster(client, X, y, nominal, options, names, weights=None):
     """A dask ``X`` (or ``y``): the Setup is planned on a worker from the
     chunks the workers compute; returns this side's Setup without the data
     (enough for ``finish`` and the blocks), the job's future and the
@@ -385,12 +422,12 @@ def _start_on_cluster(client, X, y, nominal, options, names):
     X = client.compute(X) if _is_dask(X) else client.scatter(X)
     y = client.compute(y) if _is_dask(y) else y
     planned = client.submit(_start, X, y, nominal, options, names,
-                            pure=False)
+                            weights, pure=False)
     job = client.submit(_job, planned, pure=False)
     try:
         slim, caught = client.submit(_slim, planned, pure=False).result()
     except BaseException:
-        client.cancel([future for future in (X, y, planned, job)
+        client.cancel([future for future in (X, y, weights, planned, job)
                        if isinstance(future, type(job))])
         raise
     for message in caught:
@@ -401,10 +438,11 @@ def _start_on_cluster(client, X, y, nominal, options, names):
     return slim, job, planned
 
 
-def _start(X, y, nominal, options, names):
+def _start(X, y, nominal, options, names, weights=None):
     # (a worker thread: its own Relief warnings only, see core.messages)
     with collect_warnings() as caught:
-        setup = start(X, y, nominal, options, **names)
+        setup = start(X, y, nominal, options, instance_weights=weights,
+                      **names)
     return setup, caught
 
 
@@ -425,5 +463,5 @@ def _slim(planned):
     prep = setup.prep
     empty = np.zeros((prep.group.shape[0], 0))
     prep = dataclasses.replace(prep, num=empty, nom=empty.astype(np.int8),
-                               sp=NO_SPARSE, missing=None)
+                               sp=NO_SPARSE, missing=None, law_weights=None)
     return setup._replace(prep=prep), caught

@@ -714,8 +714,8 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
         copies are hits at distance 0 (they take a share of beta and raise
         gamma, and add nothing to the margin).  Integer weights give the
         weights of the table with each row repeated c times; weight 0
-        removes the instance.  None or all 1: the unweighted run.  Not yet
-        with missing values of numeric features (a ValueError).
+        removes the instance.  None or all 1: the unweighted run.  Missing
+        values take RELIEF-D's weighted laws (``doc/semantics.md``).
 
     Returns
     -------
@@ -729,13 +729,6 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
                    instance_weights=instance_weights)
     copies = np.zeros(0) if prep.instance_weights is None \
         else prep.instance_weights
-    if copies.shape[0] and np.isnan(prep.num).any():
-        raise ValueError("I-RELIEF with instance weights does not take "
-                         "missing values of numeric features yet (the "
-                         "compiled diffs it shares with ReliefF have no "
-                         "weighted RELIEF-D law of a numeric feature); "
-                         "impute them (e.g. Orange's Impute) or leave the "
-                         "instance weights out.")
     data = prep.data(False)
     n, a = data.group.shape[0], prep.n_used
     w = np.full(a, 1.0 / a) if a else np.zeros(0)

@@ -559,8 +559,8 @@ def npdr(X, y, nominal=None, *, covariates=None, covariate_nominal=None,
     i and j counts w_i times j's slots among i's neighbours (within a
     radius, w_i w_j times), and i's pairs with its own w_i - 1 copies
     (every diff and the outcome 0) take part; the degrees of freedom are
-    the pairs' total weight less the coefficients.  Not with missing
-    values of numeric features (a ValueError)."""
+    the pairs' total weight less the coefficients; missing values take
+    RELIEF-D's weighted laws (``doc/semantics.md``)."""
     problem, y, _ = _npdr_problem(
         X, y, nominal, covariates, covariate_nominal, covariate_names,
         regression, neighbours, k_nearest, separate_hit_miss, misses,
@@ -674,12 +674,6 @@ def _npdr_problem(X, y, nominal, covariates, covariate_nominal,
     weights = check_instance_weights(instance_weights, X.shape[0])
     if weights is not None:
         known &= weights > 0        # (not in the data)
-        if np.isnan(X[known][:, ~_nominal_mask(nominal, X.shape[1])]).any():
-            raise ValueError("NPDR with instance weights does not take "
-                             "missing values of numeric features yet (the "
-                             "compiled diffs of its pairs have no weighted "
-                             "RELIEF-D law); impute them or leave the "
-                             "instance weights out.")
         weights = weights[known]
     if not known.all():
         X, y = X[known], y[known]
@@ -692,12 +686,6 @@ def _npdr_problem(X, y, nominal, covariates, covariate_nominal,
                       n_jobs=n_jobs, feature_names=feature_names,
                       progress=progress, instance_weights=weights)
     return problem, y, checked
-
-
-def _nominal_mask(nominal, a):
-    """The boolean mask of the nominal features (none when None)."""
-    return np.zeros(a, bool) if nominal is None \
-        else np.asarray(nominal, dtype=bool).ravel()
 
 
 def as_target(y, n):

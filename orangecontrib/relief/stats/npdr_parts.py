@@ -291,7 +291,7 @@ class Problem:
         self.covariates = covariates
         self.num_t = np.ascontiguousarray(self.prep.num.T)
         self.nom_t = np.ascontiguousarray(self.prep.nom.T)
-        self.tables = tuple(self.prep.missing)
+        self.tables = tuple(self.prep.kernel_tables())
         self.pairs = Pairs(np.zeros(0, np.int32), np.zeros(0, np.int32),
                            np.zeros(0))
         self.kernels = choose_kernels(self.prep, neighbours)

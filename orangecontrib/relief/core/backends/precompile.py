@@ -55,6 +55,22 @@ def _npdr(X, y, nominal, copy):
           tuple(prep.missing), np.zeros((columns.shape[0], 4)), 1)
 
 
+def _weighted(X, y, nominal, laws):
+    """Run the weighted visits (``weighted_loop``) as the engine calls them:
+    ReliefF's (``weighted_rows``) and a feedback variant's copies
+    (``weighted_visit``), with missing values for RELIEF-D's weighted laws
+    (``laws`` "missing")."""
+    rng = np.random.default_rng(1)
+    if laws == "missing":
+        gone = rng.random(X.shape) < 0.1
+        gone[0] = [True] + [False] * (X.shape[1] - 1)   # (codes kept)
+        X = np.where(gone, np.nan, X)
+    weights = rng.integers(1, 4, y.shape[0]).astype(float)
+    for variant in ("relieff", "drelieff"):
+        relieff(X, y, nominal, variant=variant, k_nearest=3,
+                kernels="compiled", instance_weights=weights)
+
+
 def compile_set(kernel_set):
     """Compile the kernels of ``kernel_set`` (into numba's cache) by running
     the engine on small data that needs them, and write its marker."""
@@ -72,6 +88,8 @@ def compile_set(kernel_set):
             warnings.simplefilter("ignore")
             if loop == "npdr":
                 _npdr(X, y, nominal, copy)
+            elif loop == "weighted":
+                _weighted(X, y, nominal, copy)
             else:
                 variant = "relieff" if loop == "relieff" else "drelieff"
                 relieff(X, y, nominal, variant=variant, k_nearest=3,

@@ -59,7 +59,7 @@ def local_backend(setup, n_threads, kernels=None, progress=None,
         return FirstUse(setup, n_threads, progress, status)
     chosen = BACKENDS[name]
     if weighted(setup) and not takes_weights(chosen, setup):
-        # (the compiled kernels: not instance weights with missing values)
+        # (the GPU's: not instance weights yet)
         chosen, name = VectorisedBackend, VectorisedBackend.name
     if not chosen.covers(setup):
         raise ValueError(f"The {name} kernels do not cover "
@@ -106,9 +106,10 @@ class FirstUse(Backend):
     (dense data, small sparse data densified), else a wait for them, with
     progress and status.  Decided again before every batch, so a run moves
     to the compiled kernels as soon as they are ready; both add to the same
-    running sums."""
+    running sums.  A run with instance weights the same way, with the
+    weighted kernels (``compiled.backend.kernel_set``)."""
     name = AUTOMATIC
-    # (it hands a run with instance weights to the NumPy backend)
+    # (both backends it hands a run to take instance weights)
     takes_instance_weights = True
 
     def __init__(self, setup, n_threads=1, progress=None, status=None):
@@ -116,7 +117,7 @@ class FirstUse(Backend):
         self.progress, self.status = progress, status
         self.kernel_set = kernel_set(setup)
         self.ready = self.kernel_set in _READY \
-            or warmup.is_compiled(self.kernel_set) or weighted(setup)
+            or warmup.is_compiled(self.kernel_set)
         self.covered = False
         self.backends = {}
         if not self.ready:
@@ -127,13 +128,8 @@ class FirstUse(Backend):
 
     def visit(self, rows, done, total, trace):
         fraction = done / self.setup.order.shape[0]
-        if weighted(self.setup):
-            chosen = CompiledBackend if takes_weights(CompiledBackend,
-                                                      self.setup) \
-                else VectorisedBackend
-        else:
-            chosen = CompiledBackend if self._compiled(fraction) \
-                else VectorisedBackend
+        chosen = CompiledBackend if self._compiled(fraction) \
+            else VectorisedBackend
         if chosen not in self.backends:
             self.backends[chosen] = self.resources.enter_context(
                 chosen(self.setup, self.n_threads))

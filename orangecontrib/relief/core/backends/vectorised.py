@@ -41,7 +41,7 @@ from ..contract.distances import TIE_RTOL
 from ..contract.neighbours import (MODE_ANY, Screen, bucket_share, group_sign,
                                    thresholds)
 from ..contract.pair_sums import copy_square_sums
-from ..contract.prepare import expected_abs_to
+from ..contract.prepare import class_law, expected_abs_to
 
 
 # ReliefF's visits whose distances are computed together.
@@ -132,36 +132,22 @@ def dense_view(prep, any_size=False):
         sparse=False)
 
 
-def class_law(tables, f, c, law_weights=None):
-    """The sorted known values of numeric feature f in class c, their
-    prefix sums (``prepare.MissingTables``) and, with instance weights
-    (``law_weights``: ``Prepared.law_weights``), their cumulative weights
-    (else None)."""
-    start, count = tables.num_start[f, c], tables.num_count[f, c]
-    pstart = tables.num_pstart[f, c]
-    cumulative = None if law_weights is None \
-        else law_weights[pstart:pstart + count + 1]
-    return (tables.num_sorted[start:start + count],
-            tables.num_prefix[pstart:pstart + count + 1], cumulative)
-
-
 def _numeric_missing(f, r, x, group, prep, xr, cr):
     """diff(f, R, I_j) of numeric feature f for the values ``x`` of rows of
     classes ``group``, R's value xr and class cr, with RELIEF-D where a value
     is missing (``prepare.expected_abs_to``: E|X - v| of the class laws,
     weighted with instance weights)."""
-    tables, law_weights = prep.missing, prep.law_weights
     out = np.abs(x - xr)
     known = x == x
     if xr == xr:
         for c in np.unique(group[~known]):
-            sample, prefix, cumulative = class_law(tables, f, c, law_weights)
+            sample, prefix, cumulative = class_law(prep, f, c)
             out[~known & (group == c)] = expected_abs_to(sample, prefix, xr,
                                                          cumulative)
         return out
-    sample, prefix, cumulative = class_law(tables, f, cr, law_weights)
+    sample, prefix, cumulative = class_law(prep, f, cr)
     out[known] = expected_abs_to(sample, prefix, x[known], cumulative)
-    out[~known] = tables.num_both[f, cr, group[~known]]
+    out[~known] = prep.missing.num_both[f, cr, group[~known]]
     return out
 
 

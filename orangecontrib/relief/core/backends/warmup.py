@@ -13,10 +13,12 @@ then the engine computes with its vectorised NumPy path
 
 Kernels are compiled per *set*: the loop (ReliefF's
 ``relieff_loop.relief_rows``, the feedback variants'
-``feedback_loop.feedback_batch`` or NPDR's pairs and fits, ``npdr_kernels``)
-for the types of the data it reads -- the nominal codes' width (int8, int32)
-and the screening copy's type (float32, float64 for ReliefF; float32, uint16
-for the feedback variants). A set's marker names the source of the engine,
+``feedback_loop.feedback_batch``, NPDR's pairs and fits, ``npdr_kernels``,
+or the visits of runs with instance weights, ``weighted_loop``) for the
+types of the data it reads -- the nominal codes' width (int8, int32) and the
+screening copy's type (float32, float64 for ReliefF; float32, uint16 for the
+feedback variants; for the weighted visits, whether RELIEF-D's weighted laws
+are read). A set's marker names the source of the engine,
 numba's version and the cache directory, so a changed engine or another cache
 never finds an old marker.
 
@@ -58,13 +60,17 @@ except ImportError:     # Windows
 CORE = Path(__file__).resolve().parents[1]
 
 #: The kernel sets, most common first: (loop, nominal codes, copy type);
-#: the loop "npdr" is NPDR's pairs and fits (``npdr_kernels.kernel_set``).
+#: the loop "npdr" is NPDR's pairs and fits (``npdr_kernels.kernel_set``),
+#: "weighted" the visits of runs with instance weights
+#: (``compiled.weighted_loop``; "missing": with RELIEF-D's weighted laws).
 SETS = (("relieff", "int8", "float32"), ("feedback", "int8", "float32"),
         ("relieff", "int32", "float32"), ("feedback", "int32", "float32"),
         ("feedback", "int8", "uint16"), ("relieff", "int8", "float64"),
         ("feedback", "int32", "uint16"), ("relieff", "int32", "float64"),
         ("npdr", "int8", "float32"), ("npdr", "int8", "float64"),
-        ("npdr", "int32", "float32"), ("npdr", "int32", "float64"))
+        ("npdr", "int32", "float32"), ("npdr", "int32", "float64"),
+        ("weighted", "int8", "complete"), ("weighted", "int8", "missing"),
+        ("weighted", "int32", "complete"), ("weighted", "int32", "missing"))
 
 _LOCK = threading.Lock()
 _PROCESS = None

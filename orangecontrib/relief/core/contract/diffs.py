@@ -34,9 +34,9 @@ JIT = dict(cache=True, nogil=True)
 
 
 @register_jitable
-def expected_abs(sorted_vals, prefix, start, pstart, count, v):
-    """E|X - v| for X uniform over a sorted sample (RELIEF-D, numeric):
-    ``sorted_vals[start:start + count]`` with prefix sums from ``pstart``."""
+def count_below(sorted_vals, start, count, v):
+    """How many values of ``sorted_vals[start:start + count]`` are below v
+    (a binary search)."""
     lo, hi = start, start + count
     while lo < hi:
         mid = (lo + hi) >> 1
@@ -44,11 +44,58 @@ def expected_abs(sorted_vals, prefix, start, pstart, count, v):
             lo = mid + 1
         else:
             hi = mid
-    below = lo - start
-    sum_below = prefix[pstart + below]
-    sum_all = prefix[pstart + count]
-    return (v * below - sum_below + (sum_all - sum_below)
-            - v * (count - below)) / count
+    return lo - start
+
+
+@register_jitable
+def mean_abs_to(v, weight_below, sum_below, sum_all, weight_all):
+    """E|X - v| for X over a sorted sample of total weight ``weight_all``
+    (a count, or the instance weights' sum), of which ``weight_below`` lies
+    below v, with sums of (weighted) values ``sum_below`` and ``sum_all``:
+    RELIEF-D's numeric law, written once for the kernels (scalars) and
+    NumPy (``prepare.expected_abs_to``, on arrays)."""
+    return (v * weight_below - sum_below + (sum_all - sum_below)
+            - v * (weight_all - weight_below)) / weight_all
+
+
+@register_jitable
+def counted_expected_abs(sorted_vals, prefix, start, pstart, count, v):
+    """``expected_abs`` of an unweighted law: each value counts once."""
+    below = count_below(sorted_vals, start, count, v)
+    return mean_abs_to(v, below, prefix[pstart + below],
+                       prefix[pstart + count], count)
+
+
+@register_jitable
+def weighted_expected_abs(sorted_vals, prefix, start, pstart, count, v):
+    """``expected_abs`` of a law of weighted instances: ``prefix``'s
+    columns are the prefix sums of w x and the cumulative weights
+    (``prepare.Prepared.kernel_tables``)."""
+    below = count_below(sorted_vals, start, count, v)
+    at, end = pstart + below, pstart + count
+    return mean_abs_to(v, prefix[at, 1], prefix[at, 0], prefix[end, 0],
+                       prefix[end, 1])
+
+
+def expected_abs(sorted_vals, prefix, start, pstart, count, v):
+    """E|X - v| for X over a sorted sample (RELIEF-D, numeric):
+    ``sorted_vals[start:start + count]`` with prefix sums from ``pstart``;
+    a 1-D ``prefix`` (each value counts once: ``counted_expected_abs``),
+    or with instance weights a 2-D one (``weighted_expected_abs``).
+    Compiled code picks the form by the type (``_typed_expected_abs``), so
+    unweighted runs compile today's arithmetic; plain Python here."""
+    if prefix.ndim == 2:
+        return weighted_expected_abs(sorted_vals, prefix, start, pstart,
+                                     count, v)
+    return counted_expected_abs(sorted_vals, prefix, start, pstart, count, v)
+
+
+@overload(expected_abs)
+def _typed_expected_abs(sorted_vals, prefix, start, pstart, count, v):
+    """``expected_abs`` in compiled code: one form per ``prefix`` type."""
+    if prefix.ndim == 2:
+        return weighted_expected_abs
+    return counted_expected_abs
 
 
 @register_jitable(inline="always")

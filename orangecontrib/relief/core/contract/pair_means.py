@@ -10,7 +10,7 @@ pair enumerated), with RELIEF-D where values are missing
 """
 import numpy as np
 
-from .prepare import expected_abs_to
+from .prepare import class_law, expected_abs_to
 
 
 def _sum_abs_pairs(values):
@@ -45,7 +45,7 @@ def _class_pairs(missing_counts):
     return out
 
 
-def _numeric_sum(x, group, n_classes, tables, f):
+def _numeric_sum(x, group, n_classes, prep, f):
     """sum over pairs of diff(f) of a numeric column (NaN missing)."""
     known = ~np.isnan(x)
     total = _sum_abs_pairs(x[known])
@@ -53,13 +53,12 @@ def _numeric_sum(x, group, n_classes, tables, f):
         return total
     missing = np.bincount(group[~known], minlength=n_classes)
     for c in np.flatnonzero(missing):
-        start, count = tables.num_start[f, c], tables.num_count[f, c]
-        law = tables.num_sorted[start:start + count]
+        law = class_law(prep, f, c)[0]
         # each missing instance of class c against each known value v:
         # E|X_c - v|
-        total += missing[c] * _sum_abs_to(law, x[known]) / count
+        total += missing[c] * _sum_abs_to(law, x[known]) / law.shape[0]
     for c1, c2, pairs in _class_pairs(missing):
-        total += pairs * tables.num_both[f, c1, c2]
+        total += pairs * prep.missing.num_both[f, c1, c2]
     return total
 
 
@@ -124,6 +123,19 @@ def _missing_pairs(missing, w, group, both):
             + float(np.dot(weights * copies, own))) / 2
 
 
+def _with_missing(total, known, group, n_classes, w, against, both):
+    """``total`` plus the weighted sum over the pairs of a column with a
+    missing value (``known``: the mask of the known ones): each class c's
+    missing instances' weight times ``against(c)``, the weighted sum of
+    their diffs to the known instances; then the pairs of two missing
+    values (``both``: ``_missing_pairs``)."""
+    missing = np.bincount(group[~known], weights=w[~known],
+                          minlength=n_classes)
+    for c in np.flatnonzero(missing):
+        total += missing[c] * against(c)
+    return total + _missing_pairs(~known, w, group, both)
+
+
 def _weighted_numeric_sum(x, group, n_classes, prep, f):
     """``_numeric_sum`` of weighted instances (``prep.instance_weights``)."""
     w = prep.instance_weights
@@ -131,18 +143,13 @@ def _weighted_numeric_sum(x, group, n_classes, prep, f):
     total = _weighted_sum_abs_pairs(x[known], w[known])
     if known.all():
         return total
-    tables = prep.missing
-    missing = np.bincount(group[~known], weights=w[~known],
-                          minlength=n_classes)
-    for c in np.flatnonzero(missing):
-        start, count = tables.num_start[f, c], tables.num_count[f, c]
-        pstart = tables.num_pstart[f, c]
-        expected = expected_abs_to(
-            tables.num_sorted[start:start + count],
-            tables.num_prefix[pstart:pstart + count + 1], x[known],
-            prep.law_weights[pstart:pstart + count + 1])
-        total += missing[c] * float(np.dot(w[known], expected))
-    return total + _missing_pairs(~known, w, group, tables.num_both[f])
+
+    def against(c):     # (E|X_c - v| of each known v, by its weight)
+        law, prefix, cumulative = class_law(prep, f, c)
+        return float(np.dot(w[known], expected_abs_to(law, prefix, x[known],
+                                                      cumulative)))
+    return _with_missing(total, known, group, n_classes, w, against,
+                         prep.missing.num_both[f])
 
 
 def _weighted_nominal_sum(codes, group, n_classes, prep, g):
@@ -154,13 +161,12 @@ def _weighted_nominal_sum(codes, group, n_classes, prep, g):
     total = (n_known * n_known - np.dot(counts, counts)) / 2
     if known.all():
         return total
-    tables = prep.missing
-    missing = np.bincount(group[~known], weights=w[~known],
-                          minlength=n_classes)
-    for c in np.flatnonzero(missing):
-        probabilities = tables.nom_prob[g, c, :counts.shape[0]]
-        total += missing[c] * float(np.dot(counts, 1.0 - probabilities))
-    return total + _missing_pairs(~known, w, group, tables.nom_both[g])
+    prob = prep.missing.nom_prob[g]
+
+    def against(c):     # (1 - P(v | c) of each known value's weight)
+        return float(np.dot(counts, 1.0 - prob[c, :counts.shape[0]]))
+    return _with_missing(total, known, group, n_classes, w, against,
+                         prep.missing.nom_both[g])
 
 
 def _weighted_pair_means(prep):
@@ -195,8 +201,8 @@ def pair_means(prep):
     else:
         num, nom = prep.num, prep.nom
         sums = np.array(
-            [_numeric_sum(num[:, f], prep.group, prep.n_classes,
-                          prep.missing, f) for f in range(num.shape[1])]
+            [_numeric_sum(num[:, f], prep.group, prep.n_classes, prep, f)
+             for f in range(num.shape[1])]
             + [_nominal_sum(nom[:, g].astype(np.int64), prep.group,
                             prep.n_classes, prep.missing, g)
                for g in range(nom.shape[1])])

@@ -23,7 +23,7 @@ import scipy.sparse as sp
 from numba import njit
 
 from ..messages import warn
-from .diffs import Targets
+from .diffs import Targets, mean_abs_to
 
 _JIT = dict(cache=True, nogil=True)
 
@@ -122,7 +122,18 @@ class Prepared:
         """The kernels' view of the instances (``Data``)."""
         target = self.target if regression else np.zeros(self.group.shape[0])
         return Data(self.num, self.nom, self.group, target, self.has_missing,
-                    self.sparse, self.sp, self.missing)
+                    self.sparse, self.sp, self.kernel_tables())
+
+    def kernel_tables(self):
+        """RELIEF-D's tables as the kernels read them: ``missing``, whose
+        ``num_prefix`` with instance weights and missing values is 2-D,
+        the prefix sums of w x beside the cumulative weights
+        (``law_weights``), so ``diffs.expected_abs`` takes the weighted
+        law (a type of its own: unweighted runs compile as before)."""
+        if self.law_weights is None:
+            return self.missing
+        return self.missing._replace(num_prefix=np.column_stack(
+            (self.missing.num_prefix, self.law_weights)))
 
 
 def as_floats(values, what, names=None):
@@ -735,20 +746,31 @@ def _expected_abs_between(a, b):
 
 def expected_abs_to(law, prefix, v, cumulative=None):
     """E|X - v| for every value of ``v``, X over the sorted sample ``law``
-    (prefix sums ``prefix``; RELIEF-D, numeric: the arithmetic of
-    ``diffs.expected_abs``); with ``cumulative``, the cumulative weights of
-    the sample (``prefix`` then sums w x): X takes each value with its
-    weight's share.  Weights 1 give the same bits as none."""
+    (prefix sums ``prefix``; RELIEF-D, numeric: ``diffs.mean_abs_to``, as
+    the kernels' ``diffs.expected_abs``); with ``cumulative``, the
+    cumulative weights of the sample (``prefix`` then sums w x): X takes
+    each value with its weight's share.  Weights 1 give the same bits as
+    none."""
     count = law.shape[0]
     below = np.searchsorted(law, v, side="left")
-    sum_below = prefix[below]
-    sum_all = prefix[count]
     if cumulative is None:
-        return (v * below - sum_below + (sum_all - sum_below)
-                - v * (count - below)) / count
-    weight_below, weight_all = cumulative[below], cumulative[count]
-    return (v * weight_below - sum_below + (sum_all - sum_below)
-            - v * (weight_all - weight_below)) / weight_all
+        return mean_abs_to(v, below, prefix[below], prefix[count], count)
+    return mean_abs_to(v, cumulative[below], prefix[below], prefix[count],
+                       cumulative[count])
+
+
+def class_law(prep, f, c):
+    """RELIEF-D's law of numeric kernel column f in class c
+    (``MissingTables``): the sorted known values, their prefix sums and,
+    with instance weights, their cumulative weights (else None) -- the
+    arguments of ``expected_abs_to``."""
+    tables = prep.missing
+    start, count = tables.num_start[f, c], tables.num_count[f, c]
+    pstart = tables.num_pstart[f, c]
+    cumulative = None if prep.law_weights is None \
+        else prep.law_weights[pstart:pstart + count + 1]
+    return (tables.num_sorted[start:start + count],
+            tables.num_prefix[pstart:pstart + count + 1], cumulative)
 
 
 def _weighted_law(values, weights):

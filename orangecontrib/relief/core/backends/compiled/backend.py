@@ -34,8 +34,23 @@ class ReliefJob(NamedTuple):
     speedups: Speedups
 
 
+class WeightedJob(NamedTuple):
+    """What the visits of a run with instance weights read
+    (``weighted_loop.weighted_rows``), pickled as ``ReliefJob``: the
+    kernels' view of the data (RELIEF-D's weighted laws where values are
+    missing), the rule, each instance's weight, and regression or not."""
+    data: Data
+    hood: Neighbourhood
+    weights: np.ndarray
+    regression: bool
+
+
 def relieff_job(setup):
-    """The ``ReliefJob`` of a ReliefF ``Setup`` with something to learn."""
+    """The ``ReliefJob`` of a ReliefF ``Setup`` with something to learn;
+    with instance weights, its ``WeightedJob``."""
+    if weighted(setup):
+        return WeightedJob(setup.prep.data(setup.regression), setup.hood,
+                           setup.prep.instance_weights, setup.regression)
     return ReliefJob(setup.prep.data(setup.regression),
                      plan.blocks(setup.prep, setup.speedups, setup.hood.uses_k),
                      setup.hood,
@@ -43,22 +58,32 @@ def relieff_job(setup):
 
 
 def visit_updates(job, rows, upd=None):
-    """The update rows of visiting ``rows`` (one thread), into ``upd``."""
+    """The update rows of visiting ``rows`` (one thread), into ``upd``:
+    ``relieff_loop.relief_rows``, or ``weighted_loop.weighted_rows`` for
+    a ``WeightedJob``."""
     if upd is None:
         data = job.data
         a = data.rows.nominal.shape[0] if data.sparse \
             else data.num.shape[1] + data.nom.shape[1]
         upd = np.empty((len(rows),
                         1 + 2 * a if job.hood.mode == MODE_REGRESSION else a))
-    relief_rows(rows, job.data, job.blocks, job.hood, job.speedups, upd)
+    if isinstance(job, WeightedJob):
+        weighted_rows(np.asarray(rows, np.int64), *job, upd)
+    else:
+        relief_rows(rows, job.data, job.blocks, job.hood, job.speedups, upd)
     return upd
 
 
 def kernel_set(setup):
     """The compiled kernels a run needs, as ``warmup`` names the sets it
     compiles: (the loop, the nominal codes' type, the screening copy's
-    type)."""
+    type); a run with instance weights, ("weighted", the codes' type,
+    "missing" where RELIEF-D's weighted laws are read, else "complete")."""
     prep = setup.prep
+    codes = "int32" if prep.nom.dtype == np.int32 else "int8"
+    if weighted(setup):
+        return ("weighted", codes,
+                "missing" if prep.law_weights is not None else "complete")
     if not setup.variant_entry.sequential:
         loop, copy = "relieff", "float32"
         if prep.n_used > plan.SCREEN_MAX_FEATURES \
@@ -68,19 +93,14 @@ def kernel_set(setup):
         loop, copy = "feedback", "float32"
         if prep.num.size * 4 >= plan.QUANTISED_MIN_BYTES:
             copy = "uint16"
-    return loop, "int32" if prep.nom.dtype == np.int32 else "int8", copy
+    return loop, codes, copy
 
 
 class CompiledBackend(Backend):
     """The numba kernels (see the module docstring); a run with instance
-    weights on data without missing values: ``weighted_loop``."""
+    weights: ``weighted_loop``."""
     name = "compiled"
     takes_instance_weights = True
-
-    @classmethod
-    def takes_weights_of(cls, setup):
-        # (RELIEF-D's weighted numeric laws are not in the compiled diffs)
-        return not setup.prep.has_missing
 
     def __init__(self, setup, n_threads=1):
         super().__init__(setup, n_threads)
@@ -88,13 +108,14 @@ class CompiledBackend(Backend):
         if not sequential:
             self.executor = self.resources.enter_context(
                 pool(n_threads, setup.speedups.thread_pool))
-        if weighted(setup) or sequential:
-            self.data = setup.prep.data(setup.regression)
         if weighted(setup):
+            self.job = relieff_job(setup)
+            self.data = self.job.data
             return
         if not sequential:
             self.job = relieff_job(setup)
         else:
+            self.data = setup.prep.data(setup.regression)
             self.settings, self.screening, self.tracking, self.carry = \
                 plan.feedback(setup.prep, setup.variant, setup.T,
                               setup.regression, setup.speedups, n_threads,
@@ -104,9 +125,8 @@ class CompiledBackend(Backend):
         setup = self.setup
         if weighted(setup):     # (chunks of visits on all threads)
             in_threads(self.executor, self.n_threads,
-                       np.asarray(rows, np.int64), upd, self.data,
-                       setup.hood, setup.prep.instance_weights,
-                       setup.regression, kernel=weighted_rows)
+                       np.asarray(rows, np.int64), upd, *self.job,
+                       kernel=weighted_rows)
             return
         in_threads(self.executor, self.n_threads, rows, upd, *self.job,
                    kernel=relief_rows, block=self.job.blocks.size)

@@ -9,9 +9,10 @@ by ``neighbours.weighted_shares``, or for a radius rule the buckets of
 ``neighbours.weighted_radius``'s thresholds averaged by their weight
 (``neighbours.bucket_share``); the update is ``updates.update``'s.  The
 arithmetic is the contract's, as in the NumPy backend
-(``vectorised.weighted_neighbours``), which takes the runs this loop does
-not: data with missing values (RELIEF-D's weighted numeric laws are not in
-the compiled diffs).  The unweighted runs never come here.
+(``vectorised.weighted_neighbours``); where values are missing, RELIEF-D's
+weighted laws reach the diffs in the kernel tables
+(``prepare.Prepared.kernel_tables``, ``diffs.expected_abs``).  The
+unweighted runs never come here.
 """
 import numpy as np
 from numba import njit

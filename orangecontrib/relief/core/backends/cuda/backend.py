@@ -15,7 +15,14 @@ What it covers: dense and sparse data (sparse data is densified on the
 device), numeric and nominal features, missing values (RELIEF-D: ``diffs``'
 own functions on its tables, sent to the device), classification and
 regression, ReliefF, Relief-E, rank weights, every neighbourhood rule, the feedback variants,
-STIR's sums, m < n.  Not: compat="weka" (Weka's own loop, CPU only).
+STIR's sums, m < n, several targets (``diffs.Targets`` of device arrays,
+``kernels.updates_targets``) and instance weights on data without missing
+values (``kernels.visit_copies``, ``weighted_k_nearest``,
+``weighted_within_radius``, ``scale_rows``; the feedback variants visit the
+copies in turn, a launch a step).  Not: compat="weka" (Weka's own loop, CPU
+only), instance weights with missing values (RELIEF-D's weighted laws: the
+NumPy backend).  ``device="auto"`` keeps instance weights and several
+targets on the CPU until they are measured on a GPU (``auto_declines``).
 
 Device memory: the data (n x a float64 and the nominal codes) plus, per
 batch, the distances and neighbour lists of its visits (batch x n); the

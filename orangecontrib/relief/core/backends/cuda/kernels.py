@@ -29,7 +29,13 @@ the same arithmetic as the CPU engine's, in float64:
   read serves 64 visits;
 * ``add_rows``: a batch's update rows added to the running sums in visiting
   order, as the host adds them (the same bits), with the trace points; only
-  the sums go back to the host.
+  the sums go back to the host;
+* several targets and instance weights (launched by no one-target,
+  unweighted run): ``updates_targets`` (``updates`` with the contract's
+  ``diffs.target_diff`` for ``Targets``), ``visit_copies``
+  (``neighbours.seen_weight``), ``weighted_k_nearest``
+  (``neighbours.weighted_tie_shares``), ``weighted_within_radius``
+  (``neighbours.weighted_spread``) and ``scale_rows``.
 
 The arithmetic of a pair is the CPU's own, one Python function that numba
 compiles for both targets (``register_jitable``): the diffs with RELIEF-D

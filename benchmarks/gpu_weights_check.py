@@ -27,7 +27,8 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from orangecontrib.relief.core import engine  # noqa: E402
-from orangecontrib.relief.core.backends.cuda import backend as cuda  # noqa: E402,E501
+from orangecontrib.relief.core.backends.cuda import (  # noqa: E402
+    backend as cuda)
 
 # (name, options) of the runs compared: ``targets`` several targets,
 # ``weights`` instance weights

@@ -15,7 +15,8 @@ import pytest
 
 pytest.importorskip("numba.cuda", reason="needs numba-cuda (the [gpu] extra)")
 
-from orangecontrib.relief.core.backends.cuda import backend as cuda  # noqa: E402
+from orangecontrib.relief.core.backends.cuda import (  # noqa: E402
+    backend as cuda)
 from orangecontrib.relief.core.engine import relieff, start  # noqa: E402
 from orangecontrib.relief.core.messages import ReliefWarning  # noqa: E402
 

@@ -5,6 +5,9 @@
 #      engine's weights saved beforehand (--save cpu.npz, on any machine):
 #      all 194 configurations within 1e-12;
 #   2. the GPU tests ($GPU_TESTS, default tests/test_cuda*.py) on the device;
+#   2b. instance weights and several targets (gpu_weights_check.py): a few
+#      runs against the compiled CPU engine, within 1e-12, each timed on
+#      both (device="auto" keeps them on the CPU until measured, doc/gpu.md);
 #   3. bench_gpu.py's ReliefF table against fast-select and the time per GPU
 #      step (--profile);
 #   4. bench_gpu.py's feedback variants, permutation test and large data
@@ -20,6 +23,7 @@ python3 -c "import numpy, numba, numba_cuda; print('numpy', numpy.__version__, '
 timeout 150 python3 -W ignore benchmarks/weights_harness.py --device cuda --compare "$saved" --tolerance 1e-12 > "$out/harness.log" 2>&1
 tail -2 "$out/harness.log"
 timeout 150 python3 -m pytest -q -p no:cacheprovider -W ignore::numba.core.errors.NumbaPerformanceWarning ${GPU_TESTS:-tests/test_cuda*.py} 2>&1 | tee "$out/tests.log" | tail -4
+timeout 180 python3 -W ignore benchmarks/gpu_weights_check.py --json "$out/weights_targets.json" 2>&1 | tee "$out/weights_targets.log" | tail -11
 timeout 120 python3 -W ignore benchmarks/bench_gpu.py "$@" --only relieff --profile --json "$out/bench_relieff.json" 2>&1 | tee "$out/bench_relieff.log"
 timeout 90 python3 -W ignore benchmarks/bench_gpu.py "$@" --only feedback permutations --json "$out/bench_feedback.json" 2>&1 | tee "$out/bench_feedback.log"
 timeout ${LARGE_SECONDS:-300} python3 -W ignore benchmarks/bench_gpu.py "$@" --only large --json "$out/bench_large.json" 2>&1 | tee "$out/bench_large.log"

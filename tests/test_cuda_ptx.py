@@ -25,8 +25,11 @@ import time
 import types as pytypes
 from pathlib import Path
 
+import numpy as np
 import pytest
 from numba import typeof, types
+
+from orangecontrib.relief.core.contract.diffs import Targets
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPUTE_CAPABILITIES = ((8, 0), (9, 0))
@@ -52,6 +55,8 @@ RULE = (FLAG, FLOAT, FLAG, FLAG)
 # (num_sorted, num_prefix, num_start, num_pstart, num_count, num_both,
 #  nom_prob, nom_both)
 TABLES = (F1, F1, I2, I2, I2, F3, F3, F3)
+# several targets (``diffs.Targets``: values float64 2-D, nominal flags)
+TARGETS = typeof(Targets(np.zeros((1, 1)), np.zeros(1, bool)))
 SIGNATURES = {
     "tiled_distances": [(F2, CODES, I1, F1, F2)],
     "pair_distances": [(F2, CODES, I1, F1, I1) + TABLES + (F2,)],
@@ -72,6 +77,14 @@ SIGNATURES = {
     "dense_coefficients": [(CHOSEN, F2, I2, F2)],
     "tiled_updates": [(F2, CODES, I1, I1) + TABLES + (F2, F1, F2)],
     "add_rows": [(F2, F1, INT, INT, INT, F2)],
+    "updates_targets": [(F2, CODES, I1, I1, TARGETS, FLAG, FLAG) + TABLES
+                        + (I2, I2, CHOSEN, F2, F1, F2)],
+    "visit_copies": [(F1, I1, F2)],
+    "weighted_k_nearest": [(F2, I1, I1, F2, INT, INT, INT, F1, F2, I1,
+                            CHOSEN, F2, F2, F2, I2)],
+    "weighted_within_radius": [(F2, I1, I1, F2, INT, INT) + RULE
+                               + (F1, F2, F2, CHOSEN, F2, I2, F1)],
+    "scale_rows": [(I1, F1, F2)],
 }
 
 
@@ -171,6 +184,14 @@ def test_every_kernel_compiles_to_ptx(cc):
           f"{seconds:.1f} s")
 
 
+def _host(arg):
+    """A simulator array as its numpy array, in a tuple too (several
+    targets' ``diffs.Targets``)."""
+    if isinstance(arg, tuple):
+        return type(arg)(*map(_host, arg))
+    return getattr(arg, "_ary", arg)
+
+
 class _Recorder:
     """A kernel that records the argument types of each launch, as the GPU
     types them: a simulator array by its numpy array (the simulator types a
@@ -182,8 +203,7 @@ class _Recorder:
 
     def __getitem__(self, configuration):
         def launch(*args):
-            self.launches.add(tuple(typeof(getattr(arg, "_ary", arg))
-                                   for arg in args))
+            self.launches.add(tuple(typeof(_host(arg)) for arg in args))
             return self.kernel[configuration](*args)
         return launch
 
@@ -194,8 +214,9 @@ class _Recorder:
 def test_launches_match_the_signatures(monkeypatch):
     """The argument types core/backends/cuda/backend.py launches each kernel with, over every
     path (tiled and pair distances, the four neighbour kernels, dense,
-    sparse, missing, nominal-only, regression, STIR's sums), are
-    SIGNATURES' (the simulator types them as the GPU would)."""
+    sparse, missing, nominal-only, regression, STIR's sums, instance
+    weights, several targets), are SIGNATURES' (the simulator types them as
+    the GPU would)."""
     import numpy as np
     import scipy.sparse as sp
     from orangecontrib.relief.core.backends.cuda import backend as cuda
@@ -222,7 +243,11 @@ def test_launches_match_the_signatures(monkeypatch):
         dict(X=X, variant="drelieff"), dict(X=sparse, nominal=None),
         dict(X=X[:, 2:], nominal=nominal[2:]),
         dict(X=missing, y=X[:, 0] + rng.random(n), regression=True),
-        dict(X=X, statistics=True, misses="any")]
+        dict(X=X, statistics=True, misses="any"),
+        dict(X=X, instance_weights=np.arange(n) % 3.0),
+        dict(X=X, neighbours="multisurf", instance_weights=np.ones(n) * 2),
+        dict(X=X, variant="drelieff", instance_weights=np.arange(n) % 2.0),
+        dict(X=X, y=np.c_[X[:, 0], y], regression=True)]
     for block in (False, True):
         monkeypatch.setattr(cuda, "BLOCK_SELECTION", block)
         for run in runs[:4] if block else runs:

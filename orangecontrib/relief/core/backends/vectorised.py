@@ -39,7 +39,7 @@ from .base import Backend
 from ..contract.diffs import nominal_diff, numeric_diff, target_diff
 from ..contract.distances import TIE_RTOL
 from ..contract.neighbours import (MODE_ANY, Screen, bucket_share, group_sign,
-                                   thresholds)
+                                   seen_weight, thresholds)
 from ..contract.pair_sums import copy_square_sums
 from ..contract.prepare import class_law, expected_abs_to
 
@@ -225,7 +225,7 @@ def copies_seen(prep, r):
     (``doc/semantics.md``, "Instance weights"): every other row's weight,
     and R's own copies, max(w_R - 1, 0), at R's distance to itself."""
     copies = prep.instance_weights.copy()
-    copies[r] = max(copies[r] - 1.0, 0.0)
+    copies[r] = seen_weight(copies, r, r)
     return copies
 
 

@@ -282,6 +282,36 @@ def weighted_tie_shares(ranked, weights, k, rank_weights, sign, coef):
 
 
 @register_jitable
+def seen_weight(weights, r, j):
+    """How many copies of row j the visit to row r counts (instance
+    weights, ``doc/semantics.md``): j's weight, or for R itself its own
+    max(w_R - 1, 0) other copies (at distance 0)."""
+    if j == r:
+        return max(weights[r] - 1.0, 0.0)
+    return weights[j]
+
+
+@register_jitable
+def weighted_spread(dist, copies, deviations):
+    """(centre, half) of MultiSURF's thresholds for rows that count as
+    ``copies``: the weighted mean of the distances ``dist`` and
+    ``deviations`` times their weighted (population) standard
+    deviation."""
+    count = 0.0
+    total = 0.0
+    for j in range(dist.shape[0]):
+        if copies[j] > 0.0:
+            count += copies[j]
+            total += copies[j] * dist[j]
+    centre = total / count
+    squares = 0.0
+    for j in range(dist.shape[0]):
+        if copies[j] > 0.0:
+            squares += copies[j] * (dist[j] - centre) ** 2
+    return centre, half_width(squares, count, deviations)
+
+
+@register_jitable
 def surf_radius(w, pair_means):
     """SURF's radius: the mean distance over all pairs of instances,
     sum_A w_A pair_means[A] (summed in feature order)."""
@@ -547,21 +577,10 @@ def weighted_radius(dist, copies, hood, w):
     SURF's pair-mean radius (``surf_radius``; the pair means of weighted
     instances), or MultiSURF's weighted mean of the distances to the
     others, and ``hood.deviations`` times their weighted (population)
-    standard deviation."""
+    standard deviation (``weighted_spread``)."""
     if hood.pair_mean_radius:
         return surf_radius(w, hood.pair_means), 0.0
-    count = 0.0
-    total = 0.0
-    for j in range(dist.shape[0]):
-        if copies[j] > 0.0:
-            count += copies[j]
-            total += copies[j] * dist[j]
-    centre = total / count
-    squares = 0.0
-    for j in range(dist.shape[0]):
-        if copies[j] > 0.0:
-            squares += copies[j] * (dist[j] - centre) ** 2
-    return centre, half_width(squares, count, hood.deviations)
+    return weighted_spread(dist, copies, hood.deviations)
 
 
 @njit(**JIT)

@@ -20,8 +20,9 @@ from numba import njit
 from ...contract.diffs import JIT
 from ...contract.distances import distance_row
 from ...contract.neighbours import (MODE_ANY, bucket, bucket_share,
-                                    group_of, group_sign, thresholds,
-                                    weighted_radius, weighted_shares)
+                                    group_of, group_sign, seen_weight,
+                                    thresholds, weighted_radius,
+                                    weighted_shares)
 from ...contract.pair_sums import add_copy_pair_sums
 from ...contract.updates import update
 
@@ -31,7 +32,7 @@ def own_copies(weights, r, copies):
     """The instance weights as the visit to row r sees them, into
     ``copies``: every other row's weight, R's own max(w_R - 1, 0)."""
     copies[:] = weights
-    copies[r] = max(weights[r] - 1.0, 0.0)
+    copies[r] = seen_weight(weights, r, r)
 
 
 @njit(**JIT)

@@ -15,7 +15,14 @@ What it covers: dense and sparse data (sparse data is densified on the
 device), numeric and nominal features, missing values (RELIEF-D: ``diffs``'
 own functions on its tables, sent to the device), classification and
 regression, ReliefF, Relief-E, rank weights, every neighbourhood rule, the feedback variants,
-STIR's sums, m < n.  Not: compat="weka" (Weka's own loop, CPU only).
+STIR's sums, m < n, several targets (``diffs.Targets`` of device arrays,
+``kernels.updates_targets``) and instance weights on data without missing
+values (``kernels.visit_copies``, ``weighted_k_nearest``,
+``weighted_within_radius``, ``scale_rows``; the feedback variants visit the
+copies in turn, a launch a step).  Not: compat="weka" (Weka's own loop, CPU
+only), instance weights with missing values (RELIEF-D's weighted laws: the
+NumPy backend).  ``device="auto"`` keeps instance weights and several
+targets on the CPU until they are measured on a GPU (``auto_declines``).
 
 Device memory: the data (n x a float64 and the nominal codes) plus, per
 batch, the distances and neighbour lists of its visits (batch x n); the
@@ -34,7 +41,7 @@ from contextlib import contextmanager
 import numpy as np
 from numba.core import config
 
-from ..base import Backend, weighted
+from ..base import Backend, visited_weight, weighted
 from ..runtime import trace_steps
 from ...options import from_environment, one_of
 from ...contract.neighbours import MODE_ANY, MODE_REGRESSION, surf_radius
@@ -163,12 +170,16 @@ def uncovered(setup):
     it)."""
     if setup.options.compat == "weka":
         return "compat='weka' (Weka's own loop runs on the CPU)"
-    if isinstance(setup.prep.target, Targets):
-        return "several targets (multi-target Relief runs on the CPU)"
-    if weighted(setup):
-        return ("instance weights (the GPU's kernels do not take them yet; "
-                "the CPU's NumPy backend does)")
+    if weighted(setup) and not CudaBackend.takes_weights_of(setup):
+        return ("instance weights on data with missing values (RELIEF-D's "
+                "weighted value distributions are computed by the CPU's "
+                "NumPy backend only)")
     return None
+
+
+def several_targets(setup):
+    """Whether ``setup`` has several targets (multi-target Relief)."""
+    return isinstance(setup.prep.target, Targets)
 
 
 def require(setup):
@@ -193,6 +204,10 @@ def auto_declines(setup):
     reason = uncovered(setup)
     if reason is not None:
         return reason
+    if weighted(setup) or several_targets(setup):
+        return ("instance weights and several targets take the GPU with "
+                "device='cuda' only, until they are measured on a GPU "
+                "(doc/gpu.md)")
     n, a = setup.shape
     if setup.variant_entry.sequential:
         if not one_launch_covers(setup.hood, a):
@@ -335,6 +350,12 @@ class CudaBackend(Backend):
     name = "cuda"
     uncovered = "compat='weka'"
     device = "cuda"
+    takes_instance_weights = True
+
+    @classmethod
+    def takes_weights_of(cls, setup):
+        # (RELIEF-D's weighted numeric laws are not in the kernels' diffs)
+        return not setup.prep.has_missing
 
     @classmethod
     def covers(cls, setup):
@@ -355,8 +376,10 @@ class CudaBackend(Backend):
         data_bytes = prep.num.nbytes + codes.nbytes + 16 * n
         free = int(_free_memory(cuda) * MEMORY_SHARE)
         # a batch needs per visit: distances (8 n), the list (4 n), the
-        # coefficients and sorted distances (16 n)
-        per_visit = 28 * n + 8 * (setup.width + setup.n_sums)
+        # coefficients and sorted distances (16 n); with instance weights
+        # the copies each instance counts as and their sorted weights
+        per_visit = (44 if weighted(setup) else 28) * n \
+            + 8 * (setup.width + setup.n_sums)
         if data_bytes + per_visit > free:
             raise MemoryError(
                 f"The data needs {_gib(data_bytes + per_visit)} of GPU memory "
@@ -368,8 +391,9 @@ class CudaBackend(Backend):
                                     setup.order.shape[0])))
         self.d_x, self.d_codes = self._data(setup.prep, prep, codes)
         self.d_group = cuda.to_device(np.ascontiguousarray(prep.group))
-        self.d_target = cuda.to_device(np.ascontiguousarray(
-            prep.target if setup.regression else np.zeros(n), dtype=float))
+        self.d_target, self.update_kernel = self._target(prep)
+        self.d_weights = cuda.to_device(np.ascontiguousarray(
+            prep.instance_weights, dtype=float)) if weighted(setup) else None
         hood = setup.hood
         self.d_rank = cuda.to_device(np.ascontiguousarray(
             hood.rank_weights if hood.rank_weights.size else np.ones(1)))
@@ -390,7 +414,21 @@ class CudaBackend(Backend):
         # classification without STIR's sums; else ``kernels.updates``
         self.tiled_updates = (TILED_UPDATES and not hood.uses_k
                               and not setup.regression and not setup.n_sums
-                              and not prep.has_missing)
+                              and not prep.has_missing
+                              and not weighted(setup))
+
+    def _target(self, prep):
+        """The target on the device (zeros in classification; several
+        targets as ``diffs.Targets`` of device arrays) and the name of the
+        update kernel that reads it (``kernels.updates``,
+        ``updates_targets``)."""
+        cuda, target = self.cuda, prep.target
+        if isinstance(target, Targets):
+            return Targets(cuda.to_device(target.values),
+                           cuda.to_device(target.nominal)), "updates_targets"
+        return cuda.to_device(np.ascontiguousarray(
+            target if self.setup.regression else np.zeros(self.n),
+            dtype=float)), "updates"
 
     def _data(self, original, prep, codes):
         """The device copies of the values and nominal codes of ``prep``
@@ -442,7 +480,7 @@ class CudaBackend(Backend):
         threads = k.FEATURES_PER_BLOCK
         for start in range(0, len(rows), self.batch):
             part = rows[start:start + self.batch]
-            out = self.update_rows(part, on_device=True)
+            out = self.update_rows(part, on_device=True, copies=True)
             first = len(trace_steps(done, start, every))
             with _step(cuda, "sums"):
                 k.add_rows[(width + threads - 1) // threads, threads](
@@ -451,22 +489,25 @@ class CudaBackend(Backend):
             total[:] = fetch(d_total)
             points = fetch(d_points) if len(steps) else None
         for i, t in enumerate(steps):
-            self.estimate(points[i], t, setup.regression, trace[i])
+            self.estimate(points[i], visited_weight(setup, t),
+                          setup.regression, trace[i])
         return len(steps)
 
     # ------------------------------------------------------------------
     def batch_updates(self, rows, upd):
         for start in range(0, len(rows), self.batch):
             part = rows[start:start + self.batch]
-            upd[start:start + len(part)] = self.update_rows(part)
+            upd[start:start + len(part)] = self.update_rows(part,
+                                                            copies=True)
 
     def visit_in_order(self, rows, done, total, trace):
         """dReliefF and pdReliefF (and fixed distance weights): the batch in
         one launch of ``kernels.feedback_visits`` where it covers the rule
         (``one_launch_covers``), else ``Backend``'s loop
         (``weighted_update``)."""
-        hood = self.hood
-        if not one_launch_covers(hood, self.a):
+        hood, setup = self.hood, self.setup
+        if not one_launch_covers(hood, self.a) or weighted(setup) \
+                or several_targets(setup):
             return super().visit_in_order(rows, done, total, trace)
         setup, cuda = self.setup, self.cuda
         every = setup.options.trace_every or 0
@@ -544,7 +585,8 @@ class CudaBackend(Backend):
 
     def weighted_update(self, r, w):
         """dReliefF / pdReliefF (and fixed distance weights): one visit with
-        its distance weights, with the GPU's steps."""
+        its distance weights, with the GPU's steps (with instance weights,
+        one copy's: ``base.Backend.visit_copies_in_order``)."""
         return self.update_rows(np.array([r]), w)[0]
 
     # ------------------------------------------------------------------
@@ -573,19 +615,25 @@ class CudaBackend(Backend):
                 starts=cuda.to_device(np.zeros((count, segments),
                                                np.int64)),
                 constant=cuda.to_device(np.zeros(count)),
-                out=cuda.device_array((count, self.width)))
+                out=cuda.device_array((count, self.width)),
+                copies=cuda.device_array((count, n))
+                if self.d_weights is not None else None,
+                member_weights=cuda.device_array((count, n))
+                if self.d_weights is not None and hood.uses_k else None)
         rows = dict(heap=count * self.hood.n_groups)
         return {key: None if value is None else value[:rows.get(key, count)]
                 for key, value in self.buffers.items()}
 
-    def update_rows(self, rows, w=None, on_device=False):
+    def update_rows(self, rows, w=None, on_device=False, copies=False):
         """The update rows (len(rows) x width) of visiting ``rows`` with
         distance weights ``w`` (None: all 1, ReliefF's, whose complete data
         takes the tiled distances; else one visit's, sent to the device);
-        ``on_device``: left there (a device array, reused by the next
-        call)."""
+        with instance weights each row is one copy's, times the visited
+        instance's weight where ``copies`` (ReliefF's visits: its w
+        copies); ``on_device``: left there (a device array, reused by the
+        next call)."""
         cuda, k = self.cuda, self.kernels
-        setup, hood = self.setup, self.hood
+        setup = self.setup
         count, n = len(rows), self.n
         buf = self._buffers(count)
         with _step(cuda, "upload"):
@@ -609,41 +657,16 @@ class CudaBackend(Backend):
                 k.pair_distances[blocks, k.PAIR_THREADS](
                     self.d_x, self.d_codes, d_rows, d_w, self.d_group,
                     *missing, dist)
-        chosen, coef, counts = buf["chosen"], buf["coef"], buf["counts"]
-        constant, starts = buf["constant"], buf["starts"]
-        groups = hood.n_groups
         with _step(cuda, "neighbours"):
-            rule = (hood.pair_mean_radius, hood.deviations, hood.far,
-                    hood.far_sameness)
-            if hood.uses_k and hood.k <= k.KMAX and BLOCK_SELECTION:
-                k.k_nearest_block[count * groups, k.VISIT_THREADS](
-                    dist, d_rows, self.d_group, hood.mode, groups, hood.k,
-                    self.d_rank, self.d_factor, self.d_group_start, chosen,
-                    buf["member_dist"], coef, counts)
-            elif hood.uses_k:
-                threads = 128
-                k.k_nearest[(count * groups + threads - 1) // threads,
-                            threads](
-                    dist, d_rows, self.d_group, hood.mode, groups, hood.k,
-                    self.d_rank, self.d_factor, self.d_group_start,
-                    buf["heap"], chosen, buf["member_dist"], coef, counts)
-            elif 2 * groups <= k.MAX_BUCKETS and BLOCK_SELECTION:
-                k.within_radius_block[count, k.VISIT_THREADS](
-                    dist, d_rows, self.d_group, hood.mode, groups, *rule,
-                    cuda.to_device(self._surf_radius(count, w)),
-                    self.d_factor, chosen, coef, counts, constant)
+            if self.d_weights is None:
+                starts = self._neighbours(rows, d_rows, buf, w)
             else:
-                threads = 128
-                buckets = cuda.device_array((count, 2 * groups), np.int64)
-                k.within_radius[(count + threads - 1) // threads, threads](
-                    dist, d_rows, self.d_group, hood.mode, groups, *rule,
-                    cuda.to_device(self._surf_radius(count, w)),
-                    self.d_factor, buckets, chosen, coef, counts, constant)
-            if hood.uses_k:
-                starts = cuda.to_device(self._group_starts(rows))
+                starts = self._weighted_neighbours(rows, d_rows, buf, w)
         if not self.a:
             return np.zeros((count, self.width))
         out = buf["out"]
+        chosen, coef, counts = buf["chosen"], buf["coef"], buf["counts"]
+        constant = buf["constant"]
         with _step(cuda, "updates"):
             if w is None and self.tiled_updates:
                 # the distances are spent: their buffer takes the dense
@@ -658,14 +681,85 @@ class CudaBackend(Backend):
             else:
                 grid = ((self.a + k.FEATURES_PER_BLOCK - 1)
                         // k.FEATURES_PER_BLOCK, count)
-                k.updates[grid, k.FEATURES_PER_BLOCK](
+                getattr(k, self.update_kernel)[grid, k.FEATURES_PER_BLOCK](
                     self.d_x, self.d_codes, d_rows, self.d_group,
                     self.d_target, setup.regression, setup.n_sums > 0,
                     *missing, starts, counts, chosen, coef, constant, out)
+            if copies and self.d_weights is not None:
+                entries = count * self.width
+                k.scale_rows[(entries + 127) // 128, 128](
+                    d_rows, self.d_weights, out)
         if on_device:
             return out
         with _step(cuda, "download"):
             return fetch(out)
+
+    def _neighbours(self, rows, d_rows, buf, w):
+        """The neighbours of the visits ``rows`` and their coefficients
+        from the distances ``buf["dist"]``, into the batch's buffers;
+        returns where each neighbour group starts in a visit's list."""
+        cuda, k, hood = self.cuda, self.kernels, self.hood
+        count, groups = len(rows), hood.n_groups
+        dist, chosen, coef = buf["dist"], buf["chosen"], buf["coef"]
+        counts, constant = buf["counts"], buf["constant"]
+        rule = (hood.pair_mean_radius, hood.deviations, hood.far,
+                hood.far_sameness)
+        if hood.uses_k and hood.k <= k.KMAX and BLOCK_SELECTION:
+            k.k_nearest_block[count * groups, k.VISIT_THREADS](
+                dist, d_rows, self.d_group, hood.mode, groups, hood.k,
+                self.d_rank, self.d_factor, self.d_group_start, chosen,
+                buf["member_dist"], coef, counts)
+        elif hood.uses_k:
+            threads = 128
+            k.k_nearest[(count * groups + threads - 1) // threads,
+                        threads](
+                dist, d_rows, self.d_group, hood.mode, groups, hood.k,
+                self.d_rank, self.d_factor, self.d_group_start,
+                buf["heap"], chosen, buf["member_dist"], coef, counts)
+        elif 2 * groups <= k.MAX_BUCKETS and BLOCK_SELECTION:
+            k.within_radius_block[count, k.VISIT_THREADS](
+                dist, d_rows, self.d_group, hood.mode, groups, *rule,
+                cuda.to_device(self._surf_radius(count, w)),
+                self.d_factor, chosen, coef, counts, constant)
+        else:
+            threads = 128
+            buckets = cuda.device_array((count, 2 * groups), np.int64)
+            k.within_radius[(count + threads - 1) // threads, threads](
+                dist, d_rows, self.d_group, hood.mode, groups, *rule,
+                cuda.to_device(self._surf_radius(count, w)),
+                self.d_factor, buckets, chosen, coef, counts, constant)
+        if hood.uses_k:
+            return cuda.to_device(self._group_starts(rows))
+        return buf["starts"]
+
+    def _weighted_neighbours(self, rows, d_rows, buf, w):
+        """``_neighbours`` with instance weights (``doc/semantics.md``):
+        the copies of each instance a visit counts
+        (``kernels.visit_copies``), then each group's nearest by weight
+        (``kernels.weighted_k_nearest``) or a radius rule's sets averaged
+        by weight (``kernels.weighted_within_radius``), a thread a visit
+        and group."""
+        cuda, k, hood = self.cuda, self.kernels, self.hood
+        count, n, groups = len(rows), self.n, hood.n_groups
+        threads = 128
+        copies = buf["copies"]
+        k.visit_copies[(count * n + threads - 1) // threads, threads](
+            self.d_weights, d_rows, copies)
+        if hood.uses_k:
+            k.weighted_k_nearest[(count * groups + threads - 1) // threads,
+                                 threads](
+                buf["dist"], d_rows, self.d_group, copies, hood.mode,
+                groups, hood.k, self.d_rank, self.d_factor,
+                self.d_group_start, buf["chosen"], buf["member_dist"],
+                buf["member_weights"], buf["coef"], buf["counts"])
+            return cuda.to_device(self._group_starts(rows))
+        k.weighted_within_radius[(count + threads - 1) // threads, threads](
+            buf["dist"], d_rows, self.d_group, copies, hood.mode, groups,
+            hood.pair_mean_radius, hood.deviations, hood.far,
+            hood.far_sameness, cuda.to_device(self._surf_radius(count, w)),
+            self.d_factor, cuda.device_array((count, 2 * groups)),
+            buf["chosen"], buf["coef"], buf["counts"], buf["constant"])
+        return buf["starts"]
 
     def _surf_radius(self, count, w):
         """SURF's radius (``neighbours.surf_radius``, run here as Python)

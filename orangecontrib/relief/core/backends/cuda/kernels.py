@@ -29,7 +29,13 @@ the same arithmetic as the CPU engine's, in float64:
   read serves 64 visits;
 * ``add_rows``: a batch's update rows added to the running sums in visiting
   order, as the host adds them (the same bits), with the trace points; only
-  the sums go back to the host.
+  the sums go back to the host;
+* several targets and instance weights (launched by no one-target,
+  unweighted run): ``updates_targets`` (``updates`` with the contract's
+  ``diffs.target_diff`` for ``Targets``), ``visit_copies``
+  (``neighbours.seen_weight``), ``weighted_k_nearest``
+  (``neighbours.weighted_tie_shares``), ``weighted_within_radius``
+  (``neighbours.weighted_spread``) and ``scale_rows``.
 
 The arithmetic of a pair is the CPU's own, one Python function that numba
 compiles for both targets (``register_jitable``): the diffs with RELIEF-D
@@ -62,7 +68,8 @@ from ...contract import (diffs, distances, estimates, neighbours, pair_sums,
                          updates)
 from ...contract.distances import TIE_RTOL
 from ...contract.neighbours import (MODE_ANY, MODE_REGRESSION, half_width,
-                                    tie_shares)
+                                    seen_weight, tie_shares,
+                                    weighted_spread, weighted_tie_shares)
 
 # tiled_distances: a block of SIDE x SIDE threads computes TILE x TILE
 # distances, each thread SUB x SUB of them, over chunks of CHUNK features
@@ -94,14 +101,26 @@ FEEDBACK_PAIRS = FEEDBACK_THREADS // LANES
 
 
 
+def _rebuilt(function, **calls):
+    """``function`` (its Python code) calling ``calls`` in place of the
+    functions of those names."""
+    return FunctionType(
+        function.__code__, dict(function.__globals__, **calls),
+        function.__name__, function.__defaults__, function.__closure__)
+
+
 def _device(function, **calls):
     """The CPU's ``function`` (the same Python code) as a device function,
     calling the device functions ``calls`` where the CPU inlines its own
     (``register_jitable(inline="always")``: an inlining numba-cuda 0.30
     fails to type)."""
-    return cuda.jit(device=True)(FunctionType(
-        function.__code__, dict(function.__globals__, **calls),
-        function.__name__, function.__defaults__, function.__closure__))
+    return cuda.jit(device=True)(_rebuilt(function, **calls))
+
+
+def _python(function):
+    """The Python function of a kernel or device function (the
+    simulator's keeps it as ``fn``)."""
+    return getattr(function, "py_func", None) or function.fn
 
 
 numeric_diff, nominal_diff = (_device(function) for function in (
@@ -109,13 +128,20 @@ numeric_diff, nominal_diff = (_device(function) for function in (
 _column_diff, diff_sum = (
     _device(function, numeric_diff=numeric_diff, nominal_diff=nominal_diff)
     for function in (diffs.column_diff, distances.diff_sum))
-# (one target on the GPU: several run on the CPU, ``backend.uncovered``)
+# one target: ``diffs.target_difference`` (whose inlining numba-cuda fails
+# to type through the overload ``diffs.target_diff``)
 _target_diff = _device(diffs.target_difference)
 target_sum = _device(updates.target_sum, target_diff=_target_diff)
 weight_sums = _device(pair_sums.weight_sums)
 feature_update, feature_pair_sums = (
     _device(function, column_diff=_column_diff, target_diff=_target_diff)
     for function in (updates.feature_update, pair_sums.feature_pair_sums))
+# several targets (``diffs.Targets``, multi-target Relief): the contract's
+# ``diffs.target_diff`` itself, which picks ``targets_difference`` by type
+# (``updates_targets``)
+targets_sum = _device(updates.target_sum)
+targets_feature_update = _device(updates.feature_update,
+                                 column_diff=_column_diff)
 
 
 @cuda.jit(device=True, inline=True)
@@ -939,3 +965,130 @@ def add_rows(rows, total, done, every, first, points):
                 points[p, j] = acc
                 p += 1
     total[j] = acc
+
+
+# ---------------------------------------------------------------------------
+# Several targets and instance weights (``doc/semantics.md``): kernels that
+# the one-target, unweighted runs never launch
+
+# ``updates`` for several targets (``diffs.Targets`` as ``target``): the
+# same kernel, its rows' target differences the contract's for Targets
+updates_targets = cuda.jit(_rebuilt(_python(updates), _update_row=_device(
+    _python(_update_row), feature_update=targets_feature_update,
+    target_sum=targets_sum)))
+
+
+@cuda.jit
+def visit_copies(weights, rows, copies):
+    """copies[b, j] = how many copies of instance j visit b counts
+    (``neighbours.seen_weight``: j's instance weight, R's own w_R - 1),
+    one thread a (visit, instance)."""
+    e = cuda.grid(1)
+    n = weights.shape[0]
+    b = e // n
+    if b < rows.shape[0]:
+        copies[b, e % n] = seen_weight(weights, rows[b], e % n)
+
+
+@cuda.jit
+def weighted_k_nearest(dist, rows, group, copies, mode, n_groups, k,
+                       rank_weights, class_factor, group_start, chosen,
+                       member_dist, member_weights, coef, counts):
+    """Each (visit b, group g), one thread: the group's members that count
+    (``copies[b]`` > 0) sorted by distance (stable: in the order of their
+    rows among equal distances) into ``chosen[b, start_g:]``, given their
+    shares of the k slots by their weights
+    (``neighbours.weighted_tie_shares``); ``counts[b, g]`` of them kept.
+    (One thread sorts a group: correct, not fast.)"""
+    t = cuda.grid(1)
+    n = dist.shape[1]
+    b = t // n_groups
+    g = t % n_groups
+    if b >= rows.shape[0]:
+        return
+    r = rows[b]
+    gr = group[r]
+    start = _group_start(g, gr, mode, group_start)
+    m = 0
+    for j in range(n):
+        weight = copies[b, j]
+        if weight <= 0.0 or group_of(group[j], gr, mode == MODE_ANY) != g:
+            continue
+        d = dist[b, j]
+        q = start + m
+        while q > start and member_dist[b, q - 1] > d:
+            member_dist[b, q] = member_dist[b, q - 1]
+            member_weights[b, q] = member_weights[b, q - 1]
+            chosen[b, q] = chosen[b, q - 1]
+            q -= 1
+        member_dist[b, q] = d
+        member_weights[b, q] = weight
+        chosen[b, q] = j
+        m += 1
+    counts[b, g] = 0
+    if m:
+        counts[b, g] = weighted_tie_shares(
+            member_dist[b, start:start + m],
+            member_weights[b, start:start + m], k, rank_weights,
+            group_sign(mode, g, gr, class_factor), coef[b, start:])
+
+
+@cuda.jit
+def weighted_within_radius(dist, rows, group, copies, mode, n_groups,
+                           pair_mean_radius, deviations, far, far_sameness,
+                           surf_radius, class_factor, totals, chosen, coef,
+                           counts, constant):
+    """``within_radius`` of instances that count as ``copies[b]`` each
+    (one thread a visit): SURF's ``surf_radius[b]`` or MultiSURF's
+    weighted mean and deviation (``neighbours.weighted_spread``); each
+    bucket's members (in row order) share its sign by their total weight
+    (``totals[b]``), each counting its weight (``bucket_share``)."""
+    b = cuda.grid(1)
+    n = dist.shape[1]
+    if b >= rows.shape[0]:
+        return
+    gr = group[rows[b]]
+    centre = surf_radius[b]
+    half = 0.0
+    if not pair_mean_radius:
+        centre, half = weighted_spread(dist[b], copies[b], deviations)
+    low, high = thresholds(centre, half)
+    for bk in range(2 * n_groups):
+        totals[b, bk] = 0.0
+    for j in range(n):
+        if copies[b, j] > 0.0:
+            bk = bucket(dist[b, j], low, high, far,
+                        group_of(group[j], gr, mode == MODE_ANY))
+            if bk >= 0:
+                totals[b, bk] += copies[b, j]
+    position = 0
+    for j in range(n):
+        if copies[b, j] > 0.0:
+            bk = bucket(dist[b, j], low, high, far,
+                        group_of(group[j], gr, mode == MODE_ANY))
+            if bk >= 0:
+                chosen[b, position] = j
+                coef[b, position] = bucket_share(
+                    bk, totals[b, bk],
+                    group_sign(mode, bk // 2, gr, class_factor)) \
+                    * copies[b, j]
+                position += 1
+    counts[b, 0] = position
+    extra = 0.0
+    if far_sameness:
+        for bk in range(1, 2 * n_groups, 2):
+            if totals[b, bk] > 0.0:
+                extra += group_sign(mode, bk // 2, gr, class_factor)
+    constant[b] = extra
+
+
+@cuda.jit
+def scale_rows(rows, weights, out):
+    """out[b] *= the instance weight of visit b (ReliefF: a visit to an
+    instance of weight w counts as its w copies' visits), one thread an
+    entry."""
+    e = cuda.grid(1)
+    width = out.shape[1]
+    b = e // width
+    if b < rows.shape[0]:
+        out[b, e % width] *= weights[rows[b]]

@@ -257,3 +257,26 @@ class TestWidgetsWithWeights(WidgetTest):
             self.assertEqual(reason is None, available, reason)
             if not available:
                 self.assertIn("Instance weights", reason)
+
+
+def test_stir_weights_stay_on_the_cpu():
+    """The GPU's update kernel writes the unweighted pair sums: with
+    instance weights device="cuda" refuses STIR's sums and device="auto"
+    computes them on the CPU, so no wrong sum of squares is given."""
+    from orangecontrib.relief.core.backends.cuda import backend as cuda
+    from orangecontrib.relief.core.engine import start
+    rng = np.random.default_rng(1)
+    X = rng.random((16, 4))
+    y = (X[:, 0] > .5).astype(float)
+    nominal = np.zeros(4, bool)
+    weights = rng.integers(0, 4, 16).astype(float)
+    with pytest.raises(ValueError, match="STIR's sums"):
+        relieff(X, y, nominal, statistics=True, instance_weights=weights,
+                device="cuda")
+    setup = start(X, y, nominal, statistics=True, instance_weights=weights)
+    assert "STIR's sums" in cuda.auto_declines(setup)
+    auto = relieff(X, y, nominal, statistics=True, instance_weights=weights,
+                   device="auto")
+    cpu = relieff(X, y, nominal, statistics=True, instance_weights=weights)
+    assert auto.device == "cpu"
+    assert auto.pair_sums["Q_hit"] == cpu.pair_sums["Q_hit"]

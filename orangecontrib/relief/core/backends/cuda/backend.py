@@ -173,7 +173,12 @@ def uncovered(setup):
     if weighted(setup) and not CudaBackend.takes_weights_of(setup):
         return ("instance weights on data with missing values (RELIEF-D's "
                 "weighted value distributions are computed by the CPU's "
-                "NumPy backend only)")
+                "backends only)")
+    if weighted(setup) and setup.n_sums:
+        return ("STIR's sums (statistics=True) with instance weights (a "
+                "neighbour's copies share its pairs: the CPU's "
+                "pair_sums.add_copy_pair_sums, not in the GPU's update "
+                "kernel)")
     return None
 
 

@@ -190,6 +190,21 @@ def test_instance_weights_equal_the_compiled_run(client, options):
             rtol=0, atol=TOL)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+def test_stir_sums_on_the_cluster(client, weighted):
+    """statistics=True: the tasks' update rows carry STIR's pair sums
+    beside the weights' (they crashed in a shape mismatch before); the
+    cluster's sums are the local run's."""
+    X, y, nominal = mixed(n=60)
+    weights = integer_weights(len(y)) if weighted else None
+    remote = same(client, X, y, nominal, statistics=True,
+                  instance_weights=weights)
+    local = relieff(X, y, nominal, statistics=True, instance_weights=weights)
+    for key, value in local.pair_sums.items():
+        np.testing.assert_allclose(remote.pair_sums[key], value, rtol=0,
+                                   atol=1e-9)
+
+
 def test_instance_weights_with_dask_arrays(client):
     """A dask X takes numpy weights or a dask array of them (computed on
     the cluster); a numpy X takes dask weights too; all 1 are no weights."""

@@ -275,7 +275,7 @@ class DaskBackend(Backend):
         ``run``'s progress counts the tasks done (a cancel from it cancels
         them)."""
         m, (_, a) = self.setup.order.shape[0], self.setup.shape
-        total = np.zeros(self.setup.width)
+        total = np.zeros(self.setup.width + self.setup.n_sums)
         trace = run.trace_rows(m, a)
         self.progress = run.progress
         written = self.visit(self.setup.order, 0, total, trace)
@@ -294,12 +294,12 @@ class DaskBackend(Backend):
                   "threads")
         first_segment = done // every
         sums = np.zeros(((done + len(rows) - 1) // every - first_segment + 1,
-                         setup.width))
+                         setup.width + setup.n_sums))
         futures = self.client.map(
             _task_sums, [self.job] * len(blocks),
             [visits for _, visits in blocks], [first for first, _ in blocks],
-            every=every, width=setup.width, device=self.on_workers,
-            gpu_setup=self.gpu_setup, pure=False)
+            every=every, width=setup.width + setup.n_sums,
+            device=self.on_workers, gpu_setup=self.gpu_setup, pure=False)
         self.futures += futures         # (cancelled by ``close``)
         self._add_in_block_order(futures, blocks, sums, every, first_segment)
         sums[0] += total

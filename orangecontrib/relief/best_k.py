@@ -17,6 +17,7 @@ The diffs, distances, class factors and the estimate are the engine's
 import numpy as np
 
 from .core.backends.base import neighbourhood, to_features
+from .core.backends.runtime import in_batches
 from .core.backends.vectorised import diffs, distances
 from .core.contract.distances import TIE_RTOL
 from .core.contract.estimates import estimate
@@ -54,10 +55,12 @@ def _means_for_every_k(ranked, diff_rows, k_max):
     return out
 
 
-def best_k(X, y, nominal=None, *, regression=False, k_max=None):
+def best_k(X, y, nominal=None, *, regression=False, k_max=None,
+           progress=None):
     """Every feature's largest ReliefF (RReliefF) estimate over k = 1 ...
     ``k_max`` (default: the largest class's size, or n - 1), every instance
-    visited.  Returns a ``ReliefResult`` (no trace)."""
+    visited; ``progress(fraction)`` as the engine's (may raise to cancel).
+    Returns a ``ReliefResult`` (no trace)."""
     with collect_warnings():
         prep = prepare(X, y, nominal, regression)
     n, a = prep.group.shape[0], prep.n_used
@@ -67,7 +70,7 @@ def best_k(X, y, nominal=None, *, regression=False, k_max=None):
     hood = neighbourhood(prep, regression, "per_class", k_max, False, 1.0)
     width = 1 + 2 * a if regression else a
     total = np.zeros((k_max, width))
-    for r in range(n):
+    for r in in_batches(range(n), progress):
         dist = distances(prep, [r])[0]
         others = np.arange(n) != r
         for g in range(hood.n_groups):

@@ -60,7 +60,8 @@ SIGMA_EXP_RANK = 20.0
 class Estimator(Entry):
     """One of CORElearn's Relief estimators: ``options`` are ``relieff``'s
     keywords that compute it, or ``function(X, y, nominal, regression=)``
-    computes it on top of the engine (a ``ReliefResult``); neither: not
+    computes it on top of the engine (a ``ReliefResult``; it takes
+    ``progress=`` too); neither: not
     computed here, and ``missing`` says why."""
     regression: bool = False
     options: dict = field(default=None, hash=False, compare=False)
@@ -252,10 +253,12 @@ def run(name, X, y, nominal=None, regression=False, costs=None,
         **options):
     """CORElearn's estimator ``name`` on (X, y): ``relieff`` with its
     keywords (and ``options``: progress, n_jobs, device, ...), or its own
-    function on top of the engine (which takes no further options; the
-    cost-sensitive ones take ``costs``, C[i, j] the cost of predicting
-    class j for class i, every cost 1 by default; ReliefFsmp, which draws
-    its visits, also ``n_iterations``, None: n, and ``random_state``)."""
+    function on top of the engine (which takes ``progress``, as the
+    engine's: the fraction done, a callback that raises cancels, and no
+    further options; the cost-sensitive ones take ``costs``, C[i, j] the
+    cost of predicting class j for class i, every cost 1 by default;
+    ReliefFsmp, which draws its visits, also ``n_iterations``, None: n,
+    and ``random_state``)."""
     entry = check(name, regression)
     if costs is not None and not entry.costs:
         raise _no_costs(name)
@@ -265,15 +268,17 @@ def run(name, X, y, nominal=None, regression=False, costs=None,
     if options.get("n_iterations") is not None and not entry.sampled:
         raise ValueError(f"CORElearn's {name} visits every instance; leave "
                          "the number of visits (n_iterations, --m) out.")
+    progress = options.get("progress")
     if entry.sampled:           # (its visits are drawn: m and the seed)
         return entry.function(
             X, y, nominal, regression=regression, costs=costs,
             n_iterations=options.get("n_iterations"),
-            random_state=options.get("random_state", 0))
+            random_state=options.get("random_state", 0), progress=progress)
     if entry.costs:
         return entry.function(X, y, nominal, regression=regression,
-                              costs=costs)
-    return entry.function(X, y, nominal, regression=regression)
+                              costs=costs, progress=progress)
+    return entry.function(X, y, nominal, regression=regression,
+                          progress=progress)
 
 
 def _no_costs(name):

@@ -36,6 +36,7 @@ tie rule, rank weights), and so are the diffs and distances.
 import numpy as np
 
 from .core.backends.base import neighbourhood, to_features
+from .core.backends.runtime import in_batches
 from .core.backends.vectorised import diffs, distances, neighbours
 from .core.contract.prepare import prepare
 from .core.messages import collect_warnings
@@ -112,11 +113,12 @@ def _checked_costs(costs, codes):
 
 
 def cost_sensitive(X, y, nominal=None, regression=False, *, costs=None,
-                   kind="expC", k_nearest=70, sigma=20.0):
+                   kind="expC", k_nearest=70, sigma=20.0, progress=None):
     """Cost-sensitive ReliefF of ``kind`` (``KINDS``) with the cost matrix
     ``costs`` (rows: the true class, columns: the predicted one, by class
-    code; None: every cost 1), every instance visited.  Returns a
-    ``ReliefResult`` (no trace)."""
+    code; None: every cost 1), every instance visited;
+    ``progress(fraction)`` as the engine's (may raise to cancel).  Returns
+    a ``ReliefResult`` (no trace)."""
     if regression:
         raise ValueError("Cost-sensitive ReliefF is defined for a class; "
                          "for a numeric target use RReliefF.")
@@ -129,21 +131,23 @@ def cost_sensitive(X, y, nominal=None, regression=False, *, costs=None,
     costs = _checked_costs(costs, prep.class_codes)
     if kind == "kukar":
         laplace = (prep.class_counts + 1) / (n + prep.n_classes)
-        return _relief(prep, cost_factors(kind, costs, laplace))
+        return _relief(prep, cost_factors(kind, costs, laplace), progress)
     factors = cost_factors(kind, costs, prep.class_counts / n)
-    total = _visits(prep, factors, np.ones(n, dtype=int), k_nearest, sigma)
+    total = _visits(prep, factors, np.ones(n, dtype=int), k_nearest, sigma,
+                    progress)
     return _result(prep, total, n)
 
 
-def _visits(prep, factors, times, k_nearest, sigma):
+def _visits(prep, factors, times, k_nearest, sigma, progress):
     """The summed updates of ReliefFexpRank's visits (k nearest of each
     class, rank weights of width ``sigma``) whose hit and miss groups count
-    with ``factors``: instance r visited ``times[r]`` times."""
+    with ``factors``: instance r visited ``times[r]`` times; ``progress``
+    between batches of visits (``runtime.in_batches``)."""
     hood = neighbourhood(prep, False, "per_class", k_nearest, True, sigma)
     # (the misses' coefficients come with F[class(R), C]; the hits' with -1)
     hood = hood._replace(class_factor=factors)
     total = np.zeros(prep.n_used)
-    for r in np.flatnonzero(times):
+    for r in in_batches(np.flatnonzero(times), progress):
         chosen, coef = neighbours(r, distances(prep, [r])[0], prep.group,
                                   hood)
         gr = prep.group[r]
@@ -178,11 +182,13 @@ def stratified_visits(group, p, m, rng):
 
 
 def sampled(X, y, nominal=None, regression=False, *, costs=None,
-            n_iterations=None, random_state=0, k_nearest=70, sigma=20.0):
+            n_iterations=None, random_state=0, k_nearest=70, sigma=20.0,
+            progress=None):
     """CORElearn's ReliefFsmp: ReliefFexpRank with ``n_iterations`` visits
     (None: n) stratified by the classes' expected costs (``cost_priors``,
-    ``stratified_visits``; drawn with ``default_rng(random_state)``).  See
-    the module's docstring; returns a ``ReliefResult`` (no trace)."""
+    ``stratified_visits``; drawn with ``default_rng(random_state)``);
+    ``progress(fraction)`` as the engine's (may raise to cancel).  See the
+    module's docstring; returns a ``ReliefResult`` (no trace)."""
     if regression:
         raise ValueError("ReliefFsmp is defined for a class; for a numeric "
                          "target use RReliefF.")
@@ -199,17 +205,19 @@ def sampled(X, y, nominal=None, regression=False, *, costs=None,
     priors = prep.class_counts / n
     times = stratified_visits(prep.group, cost_priors(costs, priors), int(m),
                               rng)
-    total = _visits(prep, _relieff_factors(priors), times, k_nearest, sigma)
+    total = _visits(prep, _relieff_factors(priors), times, k_nearest, sigma,
+                    progress)
     return _result(prep, total, int(m))
 
 
-def _relief(prep, miss_weights):
+def _relief(prep, miss_weights, progress):
     """Kira and Rendell's Relief (the engine's k = 1, misses of any class),
-    the miss of a visit of class i weighted by ``miss_weights[i]``."""
+    the miss of a visit of class i weighted by ``miss_weights[i]``;
+    ``progress`` between batches of visits."""
     n = prep.group.shape[0]
     hood = neighbourhood(prep, False, "any", 1, False, 1.0)
     total = np.zeros(prep.n_used)
-    for r in range(n):
+    for r in in_batches(range(n), progress):
         chosen, coef = neighbours(r, distances(prep, [r])[0], prep.group,
                                   hood)
         misses = prep.group[chosen] != prep.group[r]

@@ -13,6 +13,7 @@ distance 0 (a duplicate: every diff 0) adds 0.
 import numpy as np
 
 from .core.backends.base import neighbourhood, to_features
+from .core.backends.runtime import in_batches
 from .core.backends.vectorised import diffs, distances, neighbours
 from .core.contract.prepare import prepare
 from .core.messages import collect_warnings
@@ -25,9 +26,10 @@ SIGMA = 20.0
 
 
 def merit(X, y, nominal=None, regression=False, k_nearest=K_NEAREST,
-          sigma=SIGMA):
-    """ReliefFmerit of every feature, every instance visited.  Returns a
-    ``ReliefResult`` (no trace)."""
+          sigma=SIGMA, progress=None):
+    """ReliefFmerit of every feature, every instance visited;
+    ``progress(fraction)`` as the engine's (may raise to cancel).  Returns
+    a ``ReliefResult`` (no trace)."""
     if regression:
         raise ValueError("ReliefF with merit is defined for a class; for a "
                          "numeric target use RReliefF.")
@@ -36,7 +38,7 @@ def merit(X, y, nominal=None, regression=False, k_nearest=K_NEAREST,
     n = prep.group.shape[0]
     hood = neighbourhood(prep, False, "per_class", k_nearest, True, sigma)
     total = np.zeros(prep.n_used)
-    for r in range(n):
+    for r in in_batches(range(n), progress):
         dist = distances(prep, [r])[0]
         chosen, coef = neighbours(r, dist, prep.group, hood)
         apart = dist[chosen] > 0

@@ -19,24 +19,29 @@ scale of range 0 (every feature equal) gives 0.
 import numpy as np
 
 from .core import relieff
+from .core.backends.runtime import in_batches, progress_part
 from .core.result import ReliefResult
 
 __all__ = ["mse_of_mean", "with_mse", "RELIEF_EXAMPLES"]
 
 #: CORElearn's ``neccessaryReliefExamples``: n at which w = exp(-1)
 RELIEF_EXAMPLES = 50
+#: the part of the progress of RReliefFwithMSE's run of the engine (O(n^2)
+#: against the MSE's O(n log n) per feature)
+RELIEF_SHARE = 0.9
 
 
-def mse_of_mean(X, y, nominal=None):
+def mse_of_mean(X, y, nominal=None, progress=None):
     """Minus each feature's smallest weighted variance of ``y`` over its
     binary splits (see the module's docstring); X's nominal columns
-    (``nominal``) hold value codes, NaN a missing value."""
+    (``nominal``) hold value codes, NaN a missing value;
+    ``progress(fraction)`` as the engine's, between batches of features."""
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     nominal = np.zeros(X.shape[1], dtype=bool) if nominal is None \
         else np.asarray(nominal, dtype=bool)
     out = np.empty(X.shape[1])
-    for f in range(X.shape[1]):
+    for f in in_batches(range(X.shape[1]), progress):
         known = ~np.isnan(X[:, f])
         values, target = X[known, f], y[known]
         if nominal[f]:
@@ -82,14 +87,18 @@ def _scaled(estimates):
     return (estimates - low) / span
 
 
-def with_mse(X, y, nominal=None, regression=True, *, relief_options):
+def with_mse(X, y, nominal=None, regression=True, *, relief_options,
+             progress=None):
     """RReliefFwithMSE on (X, y): ``relieff`` with ``relief_options``
     (RReliefFexpRank's keywords) combined with ``mse_of_mean`` as the
-    module's docstring says; a ``ReliefResult`` (no trace)."""
+    module's docstring says; a ``ReliefResult`` (no trace).
+    ``progress(fraction)`` as the engine's (may raise to cancel): the
+    engine's run reports 0 ... RELIEF_SHARE, the MSE the rest."""
     if not regression:
         raise ValueError("RReliefFwithMSE is defined for a numeric target; "
                          "for a class use ReliefF.")
-    relief = relieff(X, y, nominal, **relief_options)
+    relief = relieff(X, y, nominal, **relief_options,
+                     progress=progress_part(progress, 0.0, RELIEF_SHARE))
     y = np.asarray(y, dtype=float)
     if np.ndim(y) != 1:
         raise ValueError("RReliefFwithMSE takes one numeric target.")
@@ -97,7 +106,8 @@ def with_mse(X, y, nominal=None, regression=True, *, relief_options):
     X = np.asarray(X, dtype=float)[rows]
     n = int(rows.sum())
     w = np.exp(-1.0 / (n / RELIEF_EXAMPLES) ** 2)
-    mse = mse_of_mean(X, y[rows], nominal)
+    mse = mse_of_mean(X, y[rows], nominal,
+                      progress_part(progress, RELIEF_SHARE, 1.0))
     weights = w * _scaled(relief.weights) + (1 - w) * _scaled(mse)
     return ReliefResult(weights=weights, trace=None, trace_steps=None,
                         n_iterations=relief.n_iterations, T=None,

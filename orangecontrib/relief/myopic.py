@@ -11,6 +11,7 @@ two different values with at least ``min_node_weight`` = 2 rows (CORElearn's
 import numpy as np
 
 from .core.backends.base import to_features
+from .core.backends.runtime import in_batches
 from .core.contract.prepare import prepare
 from .core.messages import collect_warnings
 from .core.result import ReliefResult
@@ -37,10 +38,11 @@ def _best_split(values, group, n_classes, score):
     return best
 
 
-def myopic(X, y, nominal=None, regression=False):
-    """Myopic ReliefF of every feature (classification).  Returns a
-    ``ReliefResult`` (no trace); a feature without a split (one value)
-    gets 0, one with no known value NaN."""
+def myopic(X, y, nominal=None, regression=False, progress=None):
+    """Myopic ReliefF of every feature (classification);
+    ``progress(fraction)`` as the engine's (may raise to cancel), between
+    batches of features.  Returns a ``ReliefResult`` (no trace); a feature
+    without a split (one value) gets 0, one with no known value NaN."""
     from .paper.classic import myopic_relieff
     if regression:
         raise ValueError("Myopic ReliefF is defined for a class; for a "
@@ -49,16 +51,17 @@ def myopic(X, y, nominal=None, regression=False):
         prep = prepare(X, y, nominal)
     a_num, c = prep.num.shape[1], prep.n_classes
     out = np.zeros(prep.n_used)
-    for f in range(a_num):
-        known = ~np.isnan(prep.num[:, f])
-        out[f] = _best_split(prep.num[known, f], prep.group[known], c,
-                             myopic_relieff)
-    for g in range(prep.nom.shape[1]):
-        codes = prep.nom[:, g].astype(np.int64)
+    for f in in_batches(range(prep.n_used), progress):
+        if f < a_num:
+            known = ~np.isnan(prep.num[:, f])
+            out[f] = _best_split(prep.num[known, f], prep.group[known], c,
+                                 myopic_relieff)
+            continue
+        codes = prep.nom[:, f - a_num].astype(np.int64)
         known = codes >= 0
         counts = np.zeros((c, codes[known].max() + 1))
         np.add.at(counts, (prep.group[known], codes[known]), 1)
-        out[a_num + g] = myopic_relieff(counts)
+        out[f] = myopic_relieff(counts)
     out[np.isnan(out)] = 0.0
     return ReliefResult(weights=to_features(out[None, :], prep)[0],
                         trace=None, trace_steps=None,

@@ -517,7 +517,8 @@ class CORElearn(ReliefF):
     def score_table(self, data: Table, progress=None, trace_every=None,
                     status=None, client=None) -> ReliefResult:
         """As ``ReliefF.score_table``; an estimator computed on top of the
-        engine (ReliefFbestK) has no progress, trace or cluster."""
+        engine (ReliefFbestK) reports ``progress`` (and is cancelled by it)
+        as the engine's runs, and has no trace or cluster."""
         if corelearn.check(self.estimator).options is not None:
             return super().score_table(data, progress, trace_every, status,
                                        client)
@@ -528,7 +529,8 @@ class CORElearn(ReliefF):
                              options["regression"], costs=costs,
                              instance_weights=options.get("instance_weights"),
                              n_iterations=options.get("n_iterations"),
-                             random_state=options.get("random_state"))
+                             random_state=options.get("random_state"),
+                             progress=progress)
 
 
 def _feature_index(data, feature, scorer):

@@ -193,6 +193,9 @@ class OWReliefBase(OWScoringBase, openclass=True):
             costs=("", self.costs) if _readable_costs(self.costs)
             else ("",)))
         self._fall_back_from(self._estimator_problem())
+        # the user's "sample instances" while an estimator that visits
+        # every instance has set it to False (None: not set by one)
+        self._own_sample_choice = None
         self._setup_gui()
         self._enable_k_controls()
         self._show_estimator()
@@ -319,8 +322,7 @@ class OWReliefBase(OWScoringBase, openclass=True):
                     " It visits every instance, on the CPU." if
                     self._outside_engine() and not entry.sampled else ""))
         every = self._outside_engine() and not entry.sampled
-        if every:
-            self.sample_instances = False
+        self._force_every_instance(every)
         self.visits_radio.setDisabled(every)
         self.device_combo.setDisabled(bool(self.weka_compat) and entry is None
                                       or self._outside_engine())
@@ -329,6 +331,18 @@ class OWReliefBase(OWScoringBase, openclass=True):
             f"CORElearn's {self.estimator} is computed on top of the "
             "engine: the tests and the stability refit the engine's runs, "
             "and do not apply to it." if self._outside_engine() else "")
+
+    def _force_every_instance(self, every):
+        """An estimator that visits ``every`` instance sets "sample
+        instances" to False; the user's choice comes back with an
+        estimator that does not."""
+        if every:
+            if self._own_sample_choice is None:
+                self._own_sample_choice = self.sample_instances
+            self.sample_instances = False
+        elif self._own_sample_choice is not None:
+            self.sample_instances = self._own_sample_choice
+            self._own_sample_choice = None
 
     def _cost_matrix(self):
         """(the cost matrix for the scorer or None, the sentence that says

@@ -109,6 +109,32 @@ class Run:
             self.points.append(final)
 
 
+def in_batches(items, progress):
+    """Each of ``items`` in turn, in ``Run``'s batches (about BATCH_SECONDS
+    each): ``progress`` 0 before the first and the fraction done after
+    each batch, up to 1 (a callback that raises cancels between batches,
+    as in every run of the engine); the loops of the estimators computed
+    on top of the engine (``corelearn.run``) go through it."""
+    if progress is None:
+        yield from items
+        return
+    progress(0.0)
+    items = np.asarray(items)
+    for _, batch in Run(items, None, progress).batches(1, len(items)):
+        yield from batch.tolist()
+    if not len(items):
+        progress(1.0)
+
+
+def progress_part(progress, start, stop):
+    """``progress`` (None: None) with its fractions 0 ... 1 mapped to
+    ``start`` ... ``stop``: one part of a run made of several (e.g. an
+    engine's run inside an estimator computed on top of it)."""
+    if progress is None:
+        return None
+    return lambda fraction: progress(start + fraction * (stop - start))
+
+
 _POOLS = {}
 _POOLS_LOCK = threading.Lock()
 

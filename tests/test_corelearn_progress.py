@@ -4,6 +4,8 @@ engine (issue 40, item 3: ``best_k``, ``myopic``, ``merit``, ``costs``'
 contract (``progress(fraction)``, 0 first, monotone, 1 last; a callback
 that raises cancels the run) through ``corelearn.run``, the scorer and the
 widgets' task; the weights do not depend on the callback."""
+import json
+import os
 from types import SimpleNamespace
 
 import numpy as np
@@ -25,14 +27,25 @@ class Stop(Exception):
     """The test's cancel."""
 
 
-def data(regression, n=40, seed=0):
-    """A tiny table (n x 4: three numeric features and a nominal one)."""
-    rng = np.random.default_rng(seed)
-    X = np.column_stack([rng.random((n, 3)), rng.integers(0, 3, n)])
-    y = X[:, 0] + 0.3 * rng.random(n) if regression \
-        else (X[:, 0] + X[:, 3] / 3 > 0.9).astype(float) \
-        + (X[:, 1] > 0.7)
-    return X, y, np.array([False, False, False, True])
+# the tables of test_corelearn_estimators (60 x 5 numeric; three classes,
+# a numeric target): the engine's kernels its tests compile serve these
+with open(os.path.join(os.path.dirname(__file__), "data",
+                       "corelearn_golden.json")) as _file:
+    TABLES = json.load(_file)["tables"]
+
+
+def data(regression):
+    """A tiny table, its class or numeric target; with a class, a nominal
+    feature in place of the last (its values in thirds: 0, 1, 2; the
+    regression table, RReliefFwithMSE's engine run, as it is)."""
+    entry = TABLES["tie-free (60 x 5, numeric)" if regression
+                   else "tie-free (60 x 5, 3 classes)"]
+    X, y = np.array(entry["X"]), np.array(entry["y"], dtype=float)
+    if regression:
+        return X, y, None
+    last = X[:, -1]
+    X[:, -1] = np.digitize(last, np.quantile(last, [1 / 3, 2 / 3]))
+    return X, y, np.array([False] * (X.shape[1] - 1) + [True])
 
 
 def test_the_estimators_on_top_are_those_listed():
@@ -92,8 +105,9 @@ def test_in_batches_and_progress_part():
 
 def table(regression):
     X, y, _ = data(regression)
-    attributes = [ContinuousVariable(f"x{j}") for j in range(3)] + [
-        DiscreteVariable("n", values=("a", "b", "c"))]
+    attributes = [ContinuousVariable(f"x{j}") for j in range(4)] + [
+        ContinuousVariable("x4") if regression
+        else DiscreteVariable("n", values=("a", "b", "c"))]
     target = ContinuousVariable("y") if regression \
         else DiscreteVariable("y", values=("0", "1", "2"))
     return Table.from_numpy(Domain(attributes, target), X, y)

@@ -129,10 +129,15 @@ def in_batches(items, progress):
 def progress_part(progress, start, stop):
     """``progress`` (None: None) with its fractions 0 ... 1 mapped to
     ``start`` ... ``stop``: one part of a run made of several (e.g. an
-    engine's run inside an estimator computed on top of it)."""
+    engine's run inside an estimator computed on top of it); 1 gives
+    ``stop`` exactly, where the next part starts."""
     if progress is None:
         return None
-    return lambda fraction: progress(start + fraction * (stop - start))
+
+    def part(fraction):
+        progress(stop if fraction >= 1 else
+                 start + fraction * (stop - start))
+    return part
 
 
 _POOLS = {}

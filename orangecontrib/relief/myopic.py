@@ -44,8 +44,8 @@ def myopic(X, y, nominal=None, regression=False, progress=None):
     """Myopic ReliefF of every feature (classification);
     ``progress(fraction)`` as the engine's (may raise to cancel), a part
     for each feature (a numeric one's between batches of its splits).
-    Returns a ``ReliefResult`` (no trace); a feature
-    without a split (one value) gets 0, one with no known value NaN."""
+    Returns a ``ReliefResult`` (no trace); a feature without a split (one
+    value) gets 0, one with no known value NaN."""
     from .paper.classic import myopic_relieff
     if regression:
         raise ValueError("Myopic ReliefF is defined for a class; for a "

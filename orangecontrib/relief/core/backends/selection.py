@@ -59,7 +59,7 @@ def local_backend(setup, n_threads, kernels=None, progress=None,
         return FirstUse(setup, n_threads, progress, status)
     chosen = BACKENDS[name]
     if weighted(setup) and not takes_weights(chosen, setup):
-        # (the GPU's: not instance weights yet)
+        # (the GPU's: not instance weights with missing values)
         chosen, name = VectorisedBackend, VectorisedBackend.name
     if not chosen.covers(setup):
         raise ValueError(f"The {name} kernels do not cover "

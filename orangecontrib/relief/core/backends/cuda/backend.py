@@ -21,7 +21,7 @@ values (``kernels.visit_copies``, ``weighted_k_nearest``,
 ``weighted_within_radius``, ``scale_rows``; the feedback variants visit the
 copies in turn, a launch a step).  Not: compat="weka" (Weka's own loop, CPU
 only), instance weights with missing values (RELIEF-D's weighted laws: the
-NumPy backend).  ``device="auto"`` keeps instance weights and several
+CPU's backends) and STIR's sums with instance weights.  ``device="auto"`` keeps instance weights and several
 targets on the CPU until they are measured on a GPU (``auto_declines``).
 
 Device memory: the data (n x a float64 and the nominal codes) plus, per
@@ -359,7 +359,7 @@ class CudaBackend(Backend):
 
     @classmethod
     def takes_weights_of(cls, setup):
-        # (RELIEF-D's weighted numeric laws are not in the kernels' diffs)
+        # (RELIEF-D's weighted numeric laws: not sent to the device yet)
         return not setup.prep.has_missing
 
     @classmethod

@@ -94,29 +94,40 @@ def test_vectorised_path_refuses_large_sparse_data(monkeypatch):
         relieff(X, y, nominal, kernels="fast")
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_a_run_moves_to_the_compiled_kernels_when_they_are_ready(
-        variant, monkeypatch):
-    """While the kernels compile, the first batches run on the vectorised
-    backend; once their marker appears, the next batches run compiled, adding
-    to the same sums: the weights and trace of the compiled kernels."""
+def compiled_after_three_checks(monkeypatch, first_batch_terms):
+    """First use made to switch mid-run: the kernels count as compiled from
+    the fourth ``warmup.is_compiled`` check on, batches are small (the
+    first of ``first_batch_terms`` terms), and each batch's backend is
+    recorded; returns (the kernel sets checked, the backends' names by
+    batch)."""
     from orangecontrib.relief.core.backends import runtime, selection
-    from orangecontrib.relief.core.backends.compiled.backend import (CompiledBackend)
+    from orangecontrib.relief.core.backends.compiled.backend import (
+        CompiledBackend)
     from orangecontrib.relief.core.backends.vectorised import VectorisedBackend
-    X, y, nominal = _problems()[1][1:4]
     checks, batches = [], []
     monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", "auto")
     monkeypatch.setattr(warmup, "is_compiled",
                         lambda kernel_set: checks.append(kernel_set)
                         or len(checks) > 3)
     monkeypatch.setattr(selection, "_READY", set())
-    monkeypatch.setattr(runtime, "FIRST_BATCH_TERMS", 120 * 9 * 10)
+    monkeypatch.setattr(runtime, "FIRST_BATCH_TERMS", first_batch_terms)
     monkeypatch.setattr(runtime, "BATCH_SECONDS", 1e-5)   # small batches
     for backend in (VectorisedBackend, CompiledBackend):
         def visit(self, *args, _visit=backend.visit):
             batches.append(type(self).__name__)
             return _visit(self, *args)
         monkeypatch.setattr(backend, "visit", visit)
+    return checks, batches
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_run_moves_to_the_compiled_kernels_when_they_are_ready(
+        variant, monkeypatch):
+    """While the kernels compile, the first batches run on the vectorised
+    backend; once their marker appears, the next batches run compiled, adding
+    to the same sums: the weights and trace of the compiled kernels."""
+    X, y, nominal = _problems()[1][1:4]
+    checks, batches = compiled_after_three_checks(monkeypatch, 120 * 9 * 10)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         mixed = relieff(X, y, nominal, variant=variant, trace_every=11,

@@ -11,14 +11,11 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core import relieff
-from orangecontrib.relief.core.backends import (precompile, runtime,
-                                                selection, warmup)
+from orangecontrib.relief.core.backends import precompile, warmup
 from orangecontrib.relief.core.backends.compiled import (
     backend as backend_module, weighted_loop)
-from orangecontrib.relief.core.backends.compiled.backend import (
-    CompiledBackend)
-from orangecontrib.relief.core.backends.vectorised import VectorisedBackend
 from problems import random_problem
+from test_first_use import compiled_after_three_checks
 
 
 def weighted_problem():
@@ -36,20 +33,9 @@ def test_a_weighted_run_moves_to_the_compiled_kernels_when_ready(
     first batches run on the NumPy backend, then on the compiled kernels,
     adding to the same sums: the compiled run's weights and trace."""
     X, y, nominal, weights = weighted_problem()
-    asked, checks, batches = [], [], []
-    monkeypatch.setenv("ORANGE3_RELIEF_KERNELS", "auto")
+    asked = []
     monkeypatch.setattr(warmup, "start", lambda first: asked.append(first))
-    monkeypatch.setattr(warmup, "is_compiled",
-                        lambda kernel_set: checks.append(kernel_set)
-                        or len(checks) > 3)
-    monkeypatch.setattr(selection, "_READY", set())
-    monkeypatch.setattr(runtime, "FIRST_BATCH_TERMS", 60 * 6 * 5)
-    monkeypatch.setattr(runtime, "BATCH_SECONDS", 1e-5)   # small batches
-    for backend in (VectorisedBackend, CompiledBackend):
-        def visit(self, *args, _visit=backend.visit):
-            batches.append(type(self).__name__)
-            return _visit(self, *args)
-        monkeypatch.setattr(backend, "visit", visit)
+    checks, batches = compiled_after_three_checks(monkeypatch, 60 * 6 * 5)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         first = relieff(X, y, nominal, variant=variant, trace_every=7,

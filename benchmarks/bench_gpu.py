@@ -8,9 +8,11 @@ CPU), on the same data in one run, interleaved; ratios printed.
 Sections (``--only``):
 
 * ``relieff``: ReliefF, k = 10, all rows, at ``--sizes`` (10,000 x 500 and
-  20,000 x 500): this engine on the GPU (``device="cuda"``) and on all CPU
-  cores, fast-select's ``backend="gpu"`` and ``"cpu"``; each round times
-  every tool once, in turn; the minimum and median over ``--rounds``, the
+  20,000 x 500): this engine on the GPU (``device="cuda"``; float64
+  distances, and with the float32 screen, ``relief gpu f32``:
+  ``backend.FLOAT32_SCREEN``) and on all CPU cores, fast-select's
+  ``backend="gpu"`` and ``"cpu"``; each round times every tool once, in
+  turn; the minimum and median over ``--rounds``, the
   ratios against fast-select's GPU time, and the rank correlation of each
   tool's weights with this engine's CPU weights (and the largest difference
   between this engine's GPU and CPU weights).
@@ -20,7 +22,8 @@ Sections (``--only``):
 * ``permutations``: a 99-permutation test of ReliefF at
   ``--permutation-size`` (5,000 x 1,000) on the GPU
   (``stats.permutation_test``).
-* ``large``: ReliefF and MultiSURF at ``--large-size`` (100,000 x 10,000):
+* ``large``: ReliefF and MultiSURF (``--large-rules``; ``k-f32``: ReliefF
+  with the float32 screen) at ``--large-size`` (100,000 x 10,000):
   the preparation timed once, then runs of ``--large-visits`` m and 3 m
   visits; the time for all n visits is estimated from them (the visits are
   alike: linear; the printed figures say so).  ``--large-visits 0``: each
@@ -77,11 +80,23 @@ def size(text):
     return int(n), int(a)
 
 
+def screened(run, on=True):
+    """``run()`` with the GPU's float32 screen (``cuda.FLOAT32_SCREEN``)
+    on, or off."""
+    old, cuda.FLOAT32_SCREEN = cuda.FLOAT32_SCREEN, on
+    try:
+        return run()
+    finally:
+        cuda.FLOAT32_SCREEN = old
+
+
 def tools(fast_select):
     """name -> fit(X, y) -> weights."""
     out = {
-        "relief gpu": lambda X, y: relieff(X, y, k_nearest=K,
-                                           device="cuda").weights,
+        "relief gpu": lambda X, y: screened(lambda: relieff(
+            X, y, k_nearest=K, device="cuda").weights, False),
+        "relief gpu f32": lambda X, y: screened(lambda: relieff(
+            X, y, k_nearest=K, device="cuda").weights),
         "relief cpu": lambda X, y: relieff(X, y, k_nearest=K,
                                            kernels="compiled",
                                            n_jobs=-1).weights,
@@ -133,10 +148,13 @@ def bench_relieff(sizes, rounds, fast_select, report):
             rows.append(dict(tool=name, n=n, a=a, min=min(values),
                              median=statistics.median(values),
                              times=values, rank_corr=rho))
-        gap = np.max(np.abs(weights["relief gpu"] - reference))
-        print(f"largest |GPU - CPU| weight difference: {gap:.1e}")
+        gap, gap32 = (np.max(np.abs(weights[name] - reference))
+                      for name in ("relief gpu", "relief gpu f32"))
+        print(f"largest |GPU - CPU| weight difference: {gap:.1e}; with "
+              f"the float32 screen {gap32:.1e}")
         report.append(dict(section="relieff", n=n, a=a, rows=rows,
-                           gpu_cpu_max_diff=float(gap)))
+                           gpu_cpu_max_diff=float(gap),
+                           screen_cpu_max_diff=float(gap32)))
 
 
 def bench_feedback(n, a, visits, report):
@@ -215,7 +233,7 @@ def bench_host(sizes, rounds, report):
                            traffic=dict(cuda.TRAFFIC)))
 
 
-def bench_large(n, a, visits, report):
+def bench_large(n, a, visits, report, rules=("k", "multisurf")):
     """ReliefF and MultiSURF at n x a on the GPU: the preparation (once,
     ``engine.start``) and runs of ``visits`` and 3 x ``visits`` visits, so
     the time of all n visits is the preparation plus the first run plus the
@@ -227,9 +245,11 @@ def bench_large(n, a, visits, report):
     y = (score > np.median(score)).astype(float)
     relieff(*make(300, 20), neighbours="multisurf", device="cuda")
     if not visits:
-        for rule in ("k", "multisurf"):
+        for rule in rules:
             started = time.perf_counter()
-            relieff(X, y, k_nearest=K, neighbours=rule, device="cuda")
+            screened(lambda: relieff(
+                X, y, k_nearest=K, neighbours=rule.replace("-f32", ""),
+                device="cuda"), rule.endswith("-f32"))
             seconds = time.perf_counter() - started
             print(f"{rule} rule, {n} x {a} on the GPU, all {n} visits, "
                   f"measured whole (preparation included): {seconds:.1f} s",
@@ -241,14 +261,16 @@ def bench_large(n, a, visits, report):
     setup = engine.start(X, y)
     prepared = time.perf_counter() - started
     print(f"\n{n} x {a}: preparing the data (host) {prepared:.1f} s")
-    for rule in ("k", "multisurf"):
+    for rule in rules:
         planned = setup._replace(hood=neighbourhood(
-            setup.prep, False, "per_class", K, False, 2.0, rule))
+            setup.prep, False, "per_class", K, False, 2.0,
+            rule.replace("-f32", "")))
         seconds = []
         for m in (visits, 3 * visits):
             started = time.perf_counter()
-            engine.run_setup(planned._replace(order=planned.order[:m]),
-                             device="cuda")
+            screened(lambda: engine.run_setup(
+                planned._replace(order=planned.order[:m]), device="cuda"),
+                rule.endswith("-f32"))
             seconds.append(time.perf_counter() - started)
         per_visit = (seconds[1] - seconds[0]) / (2 * visits)
         total = prepared + seconds[0] + per_visit * (n - visits)
@@ -265,18 +287,21 @@ def bench_large(n, a, visits, report):
 def profile(n, a, feedback_visits, report):
     """ReliefF (k and MultiSURF) and dReliefF at n x a once more, every GPU
     step waited for and timed (``cuda.PROFILE``)."""
-    runs = (("relieff", "k", None), ("relieff", "multisurf", None),
+    runs = (("relieff", "k", None), ("relieff", "k-f32", None),
+            ("relieff", "multisurf", None),
             ("drelieff", "k", feedback_visits))
+    def run(X, y, variant, rule, visits=None):
+        return screened(lambda: relieff(
+            X, y, variant=variant, neighbours=rule.replace("-f32", ""),
+            device="cuda", n_iterations=visits), rule.endswith("-f32"))
     for variant, rule, _ in runs:       # compile first
-        relieff(*make(200, 10), variant=variant, neighbours=rule,
-                device="cuda")
+        run(*make(200, 10), variant, rule)
     os.environ["ORANGE3_RELIEF_CUDA_PROFILE"] = "1"
     X, y = make(n, a)
     for variant, rule, visits in runs:
         cuda.PROFILE.clear()
         started = time.perf_counter()
-        relieff(X, y, variant=variant, neighbours=rule, device="cuda",
-                n_iterations=visits)
+        run(X, y, variant, rule, visits)
         seconds = time.perf_counter() - started
         steps = ", ".join(f"{step} {value:.3f}"
                           for step, value in cuda.PROFILE.items())
@@ -342,6 +367,10 @@ def main():
     parser.add_argument("--large-size", type=size, default=(100000, 10000))
     parser.add_argument("--large-visits", type=int, default=1000,
                         help="0: every visit, each rule measured whole")
+    parser.add_argument("--large-rules", nargs="*",
+                        default=["k", "k-f32", "multisurf"],
+                        choices=["k", "k-f32", "multisurf"],
+                        help="k-f32: ReliefF with the float32 screen")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
@@ -367,7 +396,8 @@ def main():
     if "host" in args.only:
         bench_host(args.sizes, args.rounds, report)
     if "large" in args.only:
-        bench_large(*args.large_size, args.large_visits, report)
+        bench_large(*args.large_size, args.large_visits, report,
+                    args.large_rules)
     if "msurf" in args.only:
         bench_msurf(*args.sizes[-1], args.rounds, report)
     if args.profile:

@@ -48,6 +48,7 @@ COMPUTE_CAPABILITIES = ((8, 0), (9, 0))
 # by test_launches_match_the_signatures).
 F1, F2 = types.float64[::1], types.float64[:, ::1]
 F3 = types.float64[:, :, ::1]
+S2 = types.float32[:, ::1]          # the float32 screen's distances
 I1, I2 = types.int64[::1], types.int64[:, ::1]
 CODES = CHOSEN = types.int32[:, ::1]
 FLAG, INT, FLOAT = types.boolean, types.int64, types.float64
@@ -59,6 +60,10 @@ TABLES = (F1, F1, I2, I2, I2, F3, F3, F3)
 TARGETS = typeof(Targets(np.zeros((1, 1)), np.zeros(1, bool)))
 SIGNATURES = {
     "tiled_distances": [(F2, CODES, I1, F1, F2)],
+    "tiled_distances32": [(F2, CODES, I1, F1, S2)],
+    "k_nearest_screened": [(S2, FLOAT, FLOAT, F2, CODES, I1, I1) + TABLES
+                           + (F1, INT, INT, INT, F1, F2, I1, CHOSEN, F2, F2,
+                              I2)],
     "pair_distances": [(F2, CODES, I1, F1, I1) + TABLES + (F2,)],
     "k_nearest": [(F2, I1, I1, INT, INT, INT, F1, F2, I1, F2, CHOSEN, F2,
                    F2, I2)],
@@ -213,7 +218,8 @@ class _Recorder:
 
 def test_launches_match_the_signatures(monkeypatch):
     """The argument types core/backends/cuda/backend.py launches each kernel with, over every
-    path (tiled and pair distances, the four neighbour kernels, dense,
+    path (tiled and pair distances, the float32 screen, the four neighbour
+    kernels, dense,
     sparse, missing, nominal-only, regression, STIR's sums, instance
     weights, several targets), are SIGNATURES' (the simulator types them as
     the GPU would)."""
@@ -226,6 +232,7 @@ def test_launches_match_the_signatures(monkeypatch):
     from orangecontrib.relief.core.backends.cuda import kernels as cuda_kernels
     launches = {name: set() for name in SIGNATURES}
     monkeypatch.setattr(cuda, "TILED_UPDATES", True)     # off by default
+    monkeypatch.setattr(cuda, "FLOAT32_SCREEN", True)    # off by default
     for name in SIGNATURES:
         monkeypatch.setattr(cuda_kernels, name, _Recorder(
             getattr(cuda_kernels, name), launches[name]))
@@ -250,7 +257,9 @@ def test_launches_match_the_signatures(monkeypatch):
         dict(X=X, y=np.c_[X[:, 0], y], regression=True)]
     for block in (False, True):
         monkeypatch.setattr(cuda, "BLOCK_SELECTION", block)
-        for run in runs[:4] if block else runs:
+        # (with the block selection, complete data takes the float32
+        # screen: the block's k nearest on missing values' distances)
+        for run in runs[:4] + [dict(X=missing)] if block else runs:
             run = dict(dict(y=y, nominal=nominal, device="cuda",
                             n_iterations=3), **run)
             relieff(run.pop("X"), run.pop("y"), run.pop("nominal"), **run)

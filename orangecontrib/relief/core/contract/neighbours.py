@@ -434,17 +434,25 @@ def _within(dist, slack, threshold, group, gr, any_miss, rows):
     return n_rows
 
 
-@njit(**JIT)
-def _widened(kth, screen):
-    """The largest screening distance that can belong to a row whose float64
-    distance is within TIE_RTOL of the float64 k-th distance, when the
-    screening k-th distance is ``kth``."""
-    if not screen.on:
-        return kth * (1 + TIE_RTOL)
+@register_jitable
+def widened_threshold(kth, c_err, gamma):
+    """The largest screening distance D~ that can belong to a row whose
+    float64 distance is within TIE_RTOL of the float64 k-th distance, when
+    the screening k-th distance is ``kth`` and |D~ - D| <= c_err + gamma D~
+    (with c_err = gamma = 0, float64 distances: kth (1 + TIE_RTOL)).  The
+    CPU's screens (``_widened``) and the GPU's (``kernels.k_nearest_screened``)."""
     # the float64 k-th distance is at most `upper`; a D~ can exceed its
     # float64 distance by c + gamma D~
-    upper = kth * (1 + screen.gamma) + screen.c_err
-    return (upper * (1 + TIE_RTOL) + screen.c_err) / (1 - screen.gamma)
+    upper = kth * (1 + gamma) + c_err
+    return (upper * (1 + TIE_RTOL) + c_err) / (1 - gamma)
+
+
+@njit(**JIT)
+def _widened(kth, screen):
+    """``widened_threshold`` of ``screen`` (``Screen``)."""
+    if not screen.on:
+        return kth * (1 + TIE_RTOL)
+    return widened_threshold(kth, screen.c_err, screen.gamma)
 
 
 @njit(**JIT)

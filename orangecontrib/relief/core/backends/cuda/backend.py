@@ -42,6 +42,7 @@ import numpy as np
 from numba.core import config
 
 from ..base import Backend, visited_weight, weighted
+from ..compiled.screens import screen_bound
 from ..runtime import trace_steps
 from ...options import from_environment, one_of
 from ...contract.neighbours import MODE_ANY, MODE_REGRESSION, surf_radius
@@ -74,6 +75,16 @@ MEMORY_SHARE = 0.8
 # (2026-11-27, MultiSURF at 20,000 x 500) the update step took 0.480 s
 # tiled against 0.312 s with ``updates`` (doc/gpu.md)
 TILED_UPDATES = False
+# Whether ReliefF's k nearest (k <= KMAX, by a block of threads) on complete
+# data are found on float32 screening distances (``kernels.tiled_distances32``,
+# within ``screens.screen_bound`` of the float64 ones) and decided by the
+# float64 distances of the candidates the bound leaves
+# (``kernels.k_nearest_screened``): the same neighbours, half the bytes and
+# float32 arithmetic for the n x batch distances.  Off until measured on a
+# GPU (issue 41: ``bench_gpu.py --only relieff`` times both)
+FLOAT32_SCREEN = False
+# Nominal codes are staged as float32 in the screen: exact below 2^24
+SCREEN_MAX_CODE = 2 ** 24
 
 # Seconds per step of the GPU runs in this process, when the environment
 # variable ORANGE3_RELIEF_CUDA_PROFILE is set (each step then waits for the
@@ -380,10 +391,13 @@ class CudaBackend(Backend):
         codes = prep.nom.astype(np.int32)
         data_bytes = prep.num.nbytes + codes.nbytes + 16 * n
         free = int(_free_memory(cuda) * MEMORY_SHARE)
-        # a batch needs per visit: distances (8 n), the list (4 n), the
-        # coefficients and sorted distances (16 n); with instance weights
-        # the copies each instance counts as and their sorted weights
+        self.screen = self._screen_bound(prep, codes)
+        # a batch needs per visit: distances (8 n; and 4 n with the float32
+        # screen), the list (4 n), the coefficients and sorted distances
+        # (16 n); with instance weights the copies each instance counts as
+        # and their sorted weights
         per_visit = (44 if weighted(setup) else 28) * n \
+            + 4 * n * (self.screen is not None) \
             + 8 * (setup.width + setup.n_sums)
         if data_bytes + per_visit > free:
             raise MemoryError(
@@ -421,6 +435,25 @@ class CudaBackend(Backend):
                               and not setup.regression and not setup.n_sums
                               and not prep.has_missing
                               and not weighted(setup))
+
+    def _screen_bound(self, prep, codes):
+        """(c_err, gamma) of the float32 screen (``FLOAT32_SCREEN``) where a
+        batch of ReliefF's visits can take it: the k nearest, k <= KMAX, on
+        complete data without instance weights, nominal codes below
+        SCREEN_MAX_CODE; else None."""
+        from .kernels import KMAX
+        hood, setup = self.hood, self.setup
+        if not (FLOAT32_SCREEN and hood.uses_k and hood.k <= KMAX
+                and not prep.has_missing and not weighted(setup)
+                and (codes.size == 0 or codes.max() < SCREEN_MAX_CODE)):
+            return None
+        return screen_bound(prep.num, np.ones(self.a), False, 0.0)
+
+    def _screened(self, w):
+        """Whether this batch's distances are the float32 screen's: ReliefF
+        (``w`` None) where ``_screen_bound`` allows, a block a (visit,
+        group) choosing."""
+        return self.screen is not None and w is None and BLOCK_SELECTION
 
     def _target(self, prep):
         """The target on the device (zeros in classification; several
@@ -607,6 +640,8 @@ class CudaBackend(Backend):
             segments = hood.n_groups if hood.uses_k else 1
             self.buffers = dict(
                 dist=cuda.device_array((count, n)),
+                dist32=cuda.device_array((count, n), np.float32)
+                if self.screen is not None else None,
                 chosen=cuda.device_array((count, n), np.int32),
                 coef=cuda.device_array((count, n)),
                 member_dist=cuda.device_array((count, n))
@@ -651,7 +686,12 @@ class CudaBackend(Backend):
         missing = self.missing
         dist = buf["dist"]
         with _step(cuda, "distances"):
-            if not self.prep.has_missing and w is None:
+            if self._screened(w):
+                grid = ((count + k.TILE - 1) // k.TILE,
+                        (n + k.TILE - 1) // k.TILE)
+                k.tiled_distances32[grid, (k.SIDE, k.SIDE)](
+                    self.d_x, self.d_codes, d_rows, d_w, buf["dist32"])
+            elif not self.prep.has_missing and w is None:
                 grid = ((count + k.TILE - 1) // k.TILE,
                         (n + k.TILE - 1) // k.TILE)
                 k.tiled_distances[grid, (k.SIDE, k.SIDE)](
@@ -709,7 +749,13 @@ class CudaBackend(Backend):
         counts, constant = buf["counts"], buf["constant"]
         rule = (hood.pair_mean_radius, hood.deviations, hood.far,
                 hood.far_sameness)
-        if hood.uses_k and hood.k <= k.KMAX and BLOCK_SELECTION:
+        if self._screened(w):
+            k.k_nearest_screened[count * groups, k.VISIT_THREADS](
+                buf["dist32"], *self.screen, self.d_x, self.d_codes, d_rows,
+                self.d_group, *self.missing, self.d_ones, hood.mode, groups,
+                hood.k, self.d_rank, self.d_factor, self.d_group_start,
+                chosen, buf["member_dist"], coef, counts)
+        elif hood.uses_k and hood.k <= k.KMAX and BLOCK_SELECTION:
             k.k_nearest_block[count * groups, k.VISIT_THREADS](
                 dist, d_rows, self.d_group, hood.mode, groups, hood.k,
                 self.d_rank, self.d_factor, self.d_group_start, chosen,

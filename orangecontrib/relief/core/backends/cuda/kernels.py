@@ -8,6 +8,11 @@ the same arithmetic as the CPU engine's, in float64:
   of visits to every instance, on complete data, in tiles of 64 visits x 64
   instances (each thread 4 x 4 of them) over chunks of 16 features staged
   in shared memory: no n x n matrix, the distances of one batch only;
+* ``tiled_distances32`` (``backend.FLOAT32_SCREEN``): the same code in
+  float32, a screen within ``screens.screen_bound`` of the float64 sums,
+  and ``k_nearest_screened``, which takes each group's candidates within
+  the widened k-th (``neighbours.widened_threshold``) and decides them by
+  their float64 distances: the neighbours of the float64 distances;
 * ``pair_distances``: the same sum for any data (RELIEF-D where a value is
   missing) and for one visit at a time (dReliefF, pdReliefF), 32 threads a
   pair;
@@ -62,14 +67,15 @@ The module compiles nothing until a kernel is first launched; under
 import math
 from types import FunctionType
 
-from numba import cuda, float64, int32, int64
+from numba import cuda, float32, float64, int32, int64
 from numba.core import config
 from ...contract import (diffs, distances, estimates, neighbours, pair_sums,
                          updates)
 from ...contract.distances import TIE_RTOL
 from ...contract.neighbours import (MODE_ANY, MODE_REGRESSION, half_width,
                                     seen_weight, tie_shares,
-                                    weighted_spread, weighted_tie_shares)
+                                    weighted_spread, weighted_tie_shares,
+                                    widened_threshold)
 
 # tiled_distances: a block of SIDE x SIDE threads computes TILE x TILE
 # distances, each thread SUB x SUB of them, over chunks of CHUNK features
@@ -248,6 +254,15 @@ def tiled_distances(x, codes, rows, w, out):
                 out[b, j] = acc[p, q]
 
 
+# The float32 screen of ``tiled_distances`` (``backend.FLOAT32_SCREEN``):
+# the same Python code compiled with float32 tiles and sums (values rounded
+# to float32 when staged), so |D~ - D| <= c + gamma D~ with
+# ``screens.screen_bound``'s (c, gamma); it never decides a neighbour
+# (``k_nearest_screened`` settles the candidates in float64)
+tiled_distances32 = cuda.jit(_rebuilt(_python(tiled_distances),
+                                      float64=float32))
+
+
 @cuda.jit
 def pair_distances(x, codes, rows, w, group, num_sorted, num_prefix,
                    num_start, num_pstart, num_count, num_both, nom_prob,
@@ -274,6 +289,21 @@ def _pair_distance(b, j, t, valid, rows, x, codes, group, num_sorted,
     strided part of the features (``distances.diff_sum``, the CPU's own
     function), then a tree in ``partial`` (shared, a slot a thread) adds
     the parts.  Every thread of the block calls it (its barriers)."""
+    s = _lane_distance(b, j, t, valid, rows, x, codes, group, num_sorted,
+                       num_prefix, num_start, num_pstart, num_count,
+                       num_both, nom_prob, nom_both, w, partial)
+    if t % LANES == 0 and valid:
+        out[b, j] = s
+
+
+@cuda.jit(device=True)
+def _lane_distance(b, j, t, valid, rows, x, codes, group, num_sorted,
+                   num_prefix, num_start, num_pstart, num_count, num_both,
+                   nom_prob, nom_both, w, partial):
+    """delta(R_b, I_j) summed by the LANES threads of this pair (each lane
+    a strided part, ``distances.diff_sum``; a tree in ``partial`` adds the
+    parts): returned to lane 0 (the other lanes get a part).  Every thread
+    of the block calls it (its barriers)."""
     lane = t % LANES
     s = 0.0
     if valid:
@@ -290,8 +320,7 @@ def _pair_distance(b, j, t, valid, rows, x, codes, group, num_sorted,
         # this level's sums are written before the next level reads them
         cuda.syncthreads()
         step //= 2
-    if lane == 0 and valid:
-        out[b, j] = partial[t]
+    return partial[t]
 
 
 @cuda.jit(device=True, inline=True)
@@ -435,6 +464,26 @@ def _block_k_nearest(b, g, t, threads, best, owner, offset, dist, rows,
     threads of a block (a power of 2; t: this thread; every thread of the
     block calls it), with the block's shared arrays ``best``, ``owner``
     (a slot a thread) and ``offset`` (threads + 1)."""
+    start, m = _block_candidates(b, g, t, threads, best, owner, offset,
+                                 dist, rows, group, mode, k, 0.0, 0.0,
+                                 group_start, chosen, member_dist)
+    if t == 0:
+        _sort_and_share(b, g, group[rows[b]], mode, start, m, k,
+                        rank_weights, class_factor, chosen, member_dist,
+                        coef, counts)
+
+
+@cuda.jit(device=True)
+def _block_candidates(b, g, t, threads, best, owner, offset, dist, rows,
+                      group, mode, k, c_err, gamma, group_start, chosen,
+                      member_dist):
+    """The candidates of (visit b, group g) by a block (as
+    ``_block_k_nearest``): the block's k-th smallest of ``dist[b]`` among
+    the group's members, then every member within its widened threshold
+    (``neighbours.widened_threshold`` for distances within c_err + gamma D
+    of the float64 ones; 0, 0: float64 distances, the k-th's ties) into
+    ``chosen[b, start:start + m]`` with its distance in ``member_dist``.
+    Returns (start, m), the same in every thread."""
     n = dist.shape[1]
     r = rows[b]
     gr = group[r]
@@ -471,7 +520,8 @@ def _block_k_nearest(b, g, t, threads, best, owner, offset, dist, rows,
             break
         kth = smallest
         n_taken += 1
-    limit = kth * (1 + TIE_RTOL) if n_taken == k else math.inf
+    limit = widened_threshold(kth, c_err, gamma) if n_taken == k \
+        else math.inf
     mine = 0
     for j in range(t, n, threads):
         if j != r and group_of(group[j], gr, mode == MODE_ANY) == g \
@@ -489,10 +539,46 @@ def _block_k_nearest(b, g, t, threads, best, owner, offset, dist, rows,
                 chosen[b, position] = j
                 position += 1
     cuda.syncthreads()
+    return start, offset[threads]
+
+
+@cuda.jit
+def k_nearest_screened(dist, c_err, gamma, x, codes, rows, group,
+                       num_sorted, num_prefix, num_start, num_pstart,
+                       num_count, num_both, nom_prob, nom_both, w, mode,
+                       n_groups, k, rank_weights, class_factor, group_start,
+                       chosen, member_dist, coef, counts):
+    """``k_nearest_block`` on screening distances ``dist`` (float32,
+    ``tiled_distances32``; |D~ - D| <= c_err + gamma D~): the members
+    within the widened k-th (``_block_candidates``) are the candidates; the
+    block computes their float64 distances (``_lane_distance``, LANES
+    threads a candidate), then sorts them and gives the shares, which drop
+    the candidates beyond the k-th and its ties (``neighbours.tie_shares``):
+    the neighbours and shares of the float64 distances."""
+    b = cuda.blockIdx.x // n_groups
+    g = cuda.blockIdx.x % n_groups
+    t = cuda.threadIdx.x
+    best = cuda.shared.array(VISIT_THREADS, float64)
+    start, m = _block_candidates(
+        b, g, t, VISIT_THREADS, best, cuda.shared.array(VISIT_THREADS, int32),
+        cuda.shared.array(VISIT_SLOTS, int32), dist, rows, group, mode, k,
+        c_err, gamma, group_start, chosen, member_dist)
+    pairs = VISIT_THREADS // LANES
+    for first in range(0, m, pairs):
+        q = first + t // LANES
+        j = chosen[b, start + q] if q < m else 0
+        # (``best`` is spent: the lanes' parts)
+        d = _lane_distance(b, j, t, q < m, rows, x, codes, group,
+                           num_sorted, num_prefix, num_start, num_pstart,
+                           num_count, num_both, nom_prob, nom_both, w, best)
+        if t % LANES == 0 and q < m:
+            member_dist[b, start + q] = d
+        # every lane has read its part before the next candidates' parts
+        cuda.syncthreads()
     if t == 0:
-        m = offset[threads]
-        _sort_and_share(b, g, gr, mode, start, m, k, rank_weights,
-                        class_factor, chosen, member_dist, coef, counts)
+        _sort_and_share(b, g, group[rows[b]], mode, start, m, k,
+                        rank_weights, class_factor, chosen, member_dist,
+                        coef, counts)
 
 
 @cuda.jit
@@ -675,16 +761,29 @@ def updates(x, codes, rows, group, target, regression, with_sums,
         _update_row(b, f, x, codes, rows, group, target, regression,
                     with_sums, num_sorted, num_prefix, num_start, num_pstart,
                     num_count, num_both, nom_prob, nom_both, segment_start,
-                    segment_count, chosen, coef, constant, out)
+                    segment_count, chosen, coef, constant, out, constant,
+                    False)
+
+
+@cuda.jit(device=True, inline=True)
+def _put(out, b, e, value, total, direct):
+    """Entry e of visit b's update row: out[b, e] = value, or, ``direct``,
+    added to the running sums: total[e] += value (the same operation as
+    ``add_rows``' and the host's, so the same bits)."""
+    if direct:
+        total[e] += value
+    else:
+        out[b, e] = value
 
 
 @cuda.jit(device=True)
 def _update_row(b, f, x, codes, rows, group, target, regression, with_sums,
                 num_sorted, num_prefix, num_start, num_pstart, num_count,
                 num_both, nom_prob, nom_both, segment_start, segment_count,
-                chosen, coef, constant, out):
+                chosen, coef, constant, out, total, direct):
     """``updates``' entries of feature f in visit b's row (and, for f = 0,
-    those not per feature)."""
+    those not per feature), into ``out`` or, ``direct``, added to ``total``
+    (``_put``: each entry by the thread that computes it)."""
     a = x.shape[1] + codes.shape[1]
     r = rows[b]
     mine, coefs = chosen[b], coef[b]
@@ -710,22 +809,22 @@ def _update_row(b, f, x, codes, rows, group, target, regression, with_sums,
             w_hit, q_hit, w_miss, q_miss = weight_sums(
                 coefs, begin, end, w_hit, q_hit, w_miss, q_miss)
     if regression:
-        out[b, 1 + f] = near
-        out[b, 1 + a + f] = joint
+        _put(out, b, 1 + f, near, total, direct)
+        _put(out, b, 1 + a + f, joint, total, direct)
         if f == 0:
-            out[b, 0] = target_total
+            _put(out, b, 0, target_total, total, direct)
         return
-    out[b, f] = constant[b] + near
+    _put(out, b, f, constant[b] + near, total, direct)
     if with_sums:
-        out[b, a + f] = s1_hit
-        out[b, 2 * a + f] = s2_hit
-        out[b, 3 * a + f] = s1_miss
-        out[b, 4 * a + f] = s2_miss
+        _put(out, b, a + f, s1_hit, total, direct)
+        _put(out, b, 2 * a + f, s2_hit, total, direct)
+        _put(out, b, 3 * a + f, s1_miss, total, direct)
+        _put(out, b, 4 * a + f, s2_miss, total, direct)
         if f == 0:
-            out[b, 5 * a] = w_hit
-            out[b, 5 * a + 1] = q_hit
-            out[b, 5 * a + 2] = w_miss
-            out[b, 5 * a + 3] = q_miss
+            _put(out, b, 5 * a, w_hit, total, direct)
+            _put(out, b, 5 * a + 1, q_hit, total, direct)
+            _put(out, b, 5 * a + 2, w_miss, total, direct)
+            _put(out, b, 5 * a + 3, q_miss, total, direct)
 
 
 @cuda.jit(**({} if config.ENABLE_CUDASIM
@@ -743,17 +842,24 @@ def feedback_visits(x, codes, rows, group, target, regression, with_sums,
     grid waits at a barrier (cooperative launch) between the steps:
 
     1. the distance weights of step t from the sums ``total`` so far
-       (``estimates.feature_step_weight``, a thread a feature; ``positive[v]``
-       counts those > 0, none: the fixed ones or 1);
+       (``_step_weights``, a thread a feature; ``positive[v]`` counts those
+       > 0, none: the fixed ones or 1);
     2. the distances from R to every instance (``_pair_distance``);
     3. each group's k nearest (``_block_k_nearest``, a block a group);
-    4. the update row (``_update_row``, a thread a feature);
-    5. ``total`` += the row (the host's order: one visit after the other),
-       and at the trace points the estimate into the next row of ``trace``.
+    4. the update row (``_update_row``, a thread a feature), each entry
+       added to ``total`` by the thread that computes it (the host's order:
+       one visit after the other); then, by the same threads, at the trace
+       points the estimate into the next row of ``trace``, and step 1 of
+       the next visit.
 
-    The buffers (dist, chosen, member_dist, coef, counts, segment_start,
-    constant, out) hold one visit.  ``fixed[:n_fixed]``: the fixed distance
-    weights (none: n_fixed = 0)."""
+    A thread's features are the same in steps 4 and 1 (f = me, me +
+    everyone, ...), and in classification w_f and the estimate of f read
+    only total[f]: so step 4 needs no barrier before the next visit's
+    step 1, and a visit waits at three barriers (regression at four: every
+    feature's estimate reads total[0], the f = 0 thread's).  The buffers
+    (dist, chosen, member_dist, coef, counts, segment_start, constant) hold
+    one visit (``out``: not written).  ``fixed[:n_fixed]``: the fixed
+    distance weights (none: n_fixed = 0)."""
     grid = cuda.cg.this_grid()
     t = cuda.threadIdx.x
     me = cuda.grid(1)
@@ -762,22 +868,19 @@ def feedback_visits(x, codes, rows, group, target, regression, with_sums,
     blocks = cuda.gridDim.x
     n = x.shape[0]
     a = w.shape[0]
-    width = out.shape[1]
     partial = cuda.shared.array(FEEDBACK_THREADS, float64)
     best = cuda.shared.array(FEEDBACK_THREADS, float64)
     owner = cuda.shared.array(FEEDBACK_THREADS, int32)
     offset = cuda.shared.array(FEEDBACK_SLOTS, int32)
     fixed_weights = fixed[:n_fixed]
     written = 0
+    if rows.shape[0]:
+        _step_weights(0, done + 1, me, everyone, total, variant, T,
+                      regression, n, fixed_weights, current, w, positive)
     for v in range(rows.shape[0]):
         step = done + v + 1
         visit = rows[v:v + 1]
-        mine = 0
-        for f in range(me, a, everyone):
-            mine += feature_step_weight(total, step, variant, T, regression,
-                                        n, fixed_weights, current, w, f)
-        if mine:
-            cuda.atomic.add(positive, v, mine)
+        # every distance weight of the step (and its count) is written
         grid.sync()
         # the same count everywhere after the barrier: all or none wait
         if positive[v] == 0:
@@ -805,16 +908,34 @@ def feedback_visits(x, codes, rows, group, target, regression, with_sums,
             _update_row(0, f, x, codes, visit, group, target, regression,
                         with_sums, num_sorted, num_prefix, num_start,
                         num_pstart, num_count, num_both, nom_prob, nom_both,
-                        segment_start, counts, chosen, coef, constant, out)
-        grid.sync()
-        for e in range(me, width, everyone):
-            total[e] += out[0, e]
-        grid.sync()
+                        segment_start, counts, chosen, coef, constant, out,
+                        total, True)
+        if regression:
+            # total[0] is written before every feature's estimate reads it
+            grid.sync()
         if trace_every and step % trace_every == 0:
             for f in range(me, a, everyone):
                 estimate_range(total, step, regression, trace[written], f,
                                f + 1)
             written += 1
+        if v + 1 < rows.shape[0]:
+            _step_weights(v + 1, step + 1, me, everyone, total, variant, T,
+                          regression, n, fixed_weights, current, w, positive)
+
+
+@cuda.jit(device=True)
+def _step_weights(v, step, me, everyone, total, variant, T, regression, n,
+                  fixed, current, w, positive):
+    """``feedback_visits``' step 1 for visit v (step ``step``): this
+    thread's features' distance weights w_f (f = me, me + everyone, ...;
+    ``estimates.feature_step_weight``), and how many are positive added to
+    positive[v]."""
+    mine = 0
+    for f in range(me, w.shape[0], everyone):
+        mine += feature_step_weight(total, step, variant, T, regression,
+                                    n, fixed, current, w, f)
+    if mine:
+        cuda.atomic.add(positive, v, mine)
 
 
 @cuda.jit

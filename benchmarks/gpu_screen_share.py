@@ -13,7 +13,7 @@ distances the GPU computes), the neighbours the float64 distances keep (the
 k nearest and their ties), and the candidates' share of all pairs.  Every
 kept neighbour must be a candidate (checked).
 
-    python benchmarks/gpu_screen_share.py                 # 10,000 and 20,000 x 500
+    python benchmarks/gpu_screen_share.py      # 10,000 and 20,000 x 500
     python benchmarks/gpu_screen_share.py --sizes 100000x10000 --visits 20
 """
 import argparse

@@ -1,8 +1,8 @@
-"""The GPU's float32 screen for ReliefF's k nearest (``backend.FLOAT32_SCREEN``,
-issue 41): ``kernels.tiled_distances32`` sums the distances in float32 and
-``kernels.k_nearest_screened`` decides each group's candidates within the
-widened k-th (``neighbours.widened_threshold``) by their float64 distances,
-so the weights are those of the float64 distances: the CPU engine's to
+"""The GPU's float32 screen for ReliefF's k nearest
+(``backend.FLOAT32_SCREEN``, issue 41): ``kernels.tiled_distances32`` sums
+the distances in float32 and ``kernels.k_nearest_screened`` decides each
+group's candidates within the widened k-th
+(``neighbours.widened_threshold``) by their float64 distances, so the weights are those of the float64 distances: the CPU engine's to
 1e-12, with the proven bound and with a far looser one (more candidates,
 the same neighbours).
 

@@ -440,7 +440,8 @@ def widened_threshold(kth, c_err, gamma):
     float64 distance is within TIE_RTOL of the float64 k-th distance, when
     the screening k-th distance is ``kth`` and |D~ - D| <= c_err + gamma D~
     (with c_err = gamma = 0, float64 distances: kth (1 + TIE_RTOL)).  The
-    CPU's screens (``_widened``) and the GPU's (``kernels.k_nearest_screened``)."""
+    CPU's screens (``_widened``) and the GPU's
+    (``kernels.k_nearest_screened``)."""
     # the float64 k-th distance is at most `upper`; a D~ can exceed its
     # float64 distance by c + gamma D~
     upper = kth * (1 + gamma) + c_err

@@ -10,9 +10,12 @@
 #      both (device="auto" keeps them on the CPU until measured, doc/gpu.md);
 #   3. bench_gpu.py's ReliefF table against fast-select and the time per GPU
 #      step (--profile);
-#   4. bench_gpu.py's feedback variants, permutation test and large data
-#      (last: it is the longest), with the options given after the first
-#      two arguments (e.g. --rounds 2 --large-visits 0).
+#   4. bench_gpu.py's feedback variants (then again with the feedback
+#      kernel's blocks of $FEEDBACK_THREADS, default "512 256", threads:
+#      ORANGE3_RELIEF_CUDA_FEEDBACK_THREADS), permutation test and large
+#      data (last: it is the longest), with the options given after the
+#      first two arguments (e.g. --rounds 2 --large-visits 0
+#      --large-rules k-f32 k multisurf).
 # Each step's output goes to OUT_FOLDER; a step that overruns its time is
 # stopped and the next one runs.
 # Usage: bash benchmarks/gpu_check.sh SAVED_CPU_WEIGHTS.npz OUT_FOLDER [bench_gpu options]
@@ -26,4 +29,7 @@ timeout 150 python3 -m pytest -q -p no:cacheprovider -W ignore::numba.core.error
 timeout 180 python3 -W ignore benchmarks/gpu_weights_check.py --json "$out/weights_targets.json" 2>&1 | tee "$out/weights_targets.log" | tail -11
 timeout 120 python3 -W ignore benchmarks/bench_gpu.py "$@" --only relieff --profile --json "$out/bench_relieff.json" 2>&1 | tee "$out/bench_relieff.log"
 timeout 90 python3 -W ignore benchmarks/bench_gpu.py "$@" --only feedback permutations --json "$out/bench_feedback.json" 2>&1 | tee "$out/bench_feedback.log"
+for threads in ${FEEDBACK_THREADS:-512 256}; do
+  ORANGE3_RELIEF_CUDA_FEEDBACK_THREADS=$threads timeout 60 python3 -W ignore benchmarks/bench_gpu.py "$@" --only feedback --feedback-visits 4000 --json "$out/bench_feedback_$threads.json" 2>&1 | tee "$out/bench_feedback_$threads.log" | grep -i "visit" | sed "s/^/[blocks of $threads threads] /"
+done
 timeout ${LARGE_SECONDS:-300} python3 -W ignore benchmarks/bench_gpu.py "$@" --only large --json "$out/bench_large.json" 2>&1 | tee "$out/bench_large.log"

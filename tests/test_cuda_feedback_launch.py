@@ -150,3 +150,23 @@ def test_falls_back_to_a_launch_a_step(launches, monkeypatch, case):
     _both(X, y, nominal, **options)
     assert launches["feedback_visits"] == 0
     assert launches["pair_distances"] == 6
+
+
+def test_feedback_block_size_from_the_environment():
+    """``ORANGE3_RELIEF_CUDA_FEEDBACK_THREADS`` (the feedback kernel's block
+    size, for measuring on a GPU) takes 256, 512 or 1024; anything else is a
+    ValueError that names the variable when the kernels load."""
+    import os
+    import subprocess
+    import sys
+    load = ("from orangecontrib.relief.core.backends.cuda import kernels; "
+            "print(kernels.FEEDBACK_THREADS)")
+    environment = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    for value, expected in (("512", "4"), ("300", "ValueError: The "
+                            "environment variable ORANGE3_RELIEF_CUDA_"
+                            "FEEDBACK_THREADS must be '256', '512' or "
+                            "'1024'; got '300'.")):
+        environment[kernels.FEEDBACK_THREADS_VARIABLE] = value
+        done = subprocess.run([sys.executable, "-c", load], env=environment,
+                              capture_output=True, text=True)
+        assert expected in (done.stdout + done.stderr)

@@ -72,6 +72,7 @@ from numba.core import config
 from ...contract import (diffs, distances, estimates, neighbours, pair_sums,
                          updates)
 from ...contract.distances import TIE_RTOL
+from ...options import from_environment
 from ...contract.neighbours import (MODE_ANY, MODE_REGRESSION, half_width,
                                     seen_weight, tie_shares,
                                     weighted_spread, weighted_tie_shares,
@@ -100,8 +101,15 @@ if config.ENABLE_CUDASIM:
 VISIT_SLOTS = VISIT_THREADS + 1     # (a constant: numba folds no sums)
 # feedback_visits: blocks of FEEDBACK_THREADS threads (a visit's neighbours
 # are chosen by one block a group: the more threads, the sooner), LANES a
-# pair; compiled for that block size (at most 64 registers a thread)
-FEEDBACK_THREADS = 4 if config.ENABLE_CUDASIM else 1024
+# pair; compiled for that block size, so at most 65,536 / FEEDBACK_THREADS
+# registers a thread: on sm_90 (ptxas) 1,024 threads spill ~0.9 KB a
+# thread, 512 ~0.2 KB, 256 nothing.  Which is fastest is for a GPU to say:
+# the environment variable FEEDBACK_THREADS_VARIABLE chooses (doc/gpu.md)
+FEEDBACK_THREADS_VARIABLE = "ORANGE3_RELIEF_CUDA_FEEDBACK_THREADS"
+FEEDBACK_THREADS = int(from_environment(FEEDBACK_THREADS_VARIABLE,
+                                        ("256", "512", "1024"), "1024"))
+if config.ENABLE_CUDASIM:
+    FEEDBACK_THREADS = 4
 FEEDBACK_SLOTS = FEEDBACK_THREADS + 1
 FEEDBACK_PAIRS = FEEDBACK_THREADS // LANES
 

@@ -4,7 +4,7 @@ radius rule's neighbours on complete data, the same as ``kernels.updates``'
 and the CPU engine's to 1e-12; every other run falls back to ``updates``.
 
 Under numba's CUDA simulator where there is no GPU (``tests/conftest.py``):
-small tables, and the simulator's small tiles (16 visits x 16 features, 16
+small tables, and the simulator's small tiles (8 visits x 8 features, 16
 instances a chunk), so that these tables span several tiles and chunks.
 """
 import warnings
@@ -168,8 +168,8 @@ def test_tiled_rows_equal_updates_rows():
     and nominal columns, tied values."""
     from numba import cuda as nc
     rng = np.random.default_rng(11)
-    n, count = 45, kernels.TILE + 5
-    a_num, a_nom = kernels.TILE // 2 + 5, kernels.TILE // 2
+    n, count = 45, kernels.UPDATE_TILE + 5
+    a_num, a_nom = kernels.UPDATE_TILE // 2 + 5, kernels.UPDATE_TILE // 2
     x = np.floor(rng.random((n, a_num)) * 4) / 4
     codes = rng.integers(0, 3, (n, a_nom)).astype(np.int32)
     group = rng.integers(0, 2, n).astype(np.int64)
@@ -205,8 +205,8 @@ def test_tiled_rows_equal_updates_rows():
         expected[b, chosen[b, :counts[b, 0]]] = coef[b, :counts[b, 0]]
     np.testing.assert_array_equal(dense.copy_to_host(), expected)
     new = np.full((count, a), np.nan)
-    grid = ((count + kernels.TILE - 1) // kernels.TILE,
-            (a + kernels.TILE - 1) // kernels.TILE)
+    grid = ((count + kernels.UPDATE_TILE - 1) // kernels.UPDATE_TILE,
+            (a + kernels.UPDATE_TILE - 1) // kernels.UPDATE_TILE)
     kernels.tiled_updates[grid, (kernels.SIDE, kernels.SIDE)](
         x, codes, rows, group, *tables, dense, constant, new)
     assert grid[0] > 1 and grid[1] > 1

@@ -718,8 +718,8 @@ class CudaBackend(Backend):
                 # coefficients (no memory more)
                 k.dense_coefficients[count, k.VISIT_THREADS](
                     chosen, coef, counts, dist)
-                grid = ((count + k.TILE - 1) // k.TILE,
-                        (self.a + k.TILE - 1) // k.TILE)
+                grid = ((count + k.UPDATE_TILE - 1) // k.UPDATE_TILE,
+                        (self.a + k.UPDATE_TILE - 1) // k.UPDATE_TILE)
                 k.tiled_updates[grid, (k.SIDE, k.SIDE)](
                     self.d_x, self.d_codes, d_rows, self.d_group, *missing,
                     dist, constant, out)

@@ -91,6 +91,12 @@ if config.ENABLE_CUDASIM:
     # on smaller blocks (every loop and tree above is written for any size)
     SIDE, LANES, PAIRS_PER_BLOCK, FEATURES_PER_BLOCK = 4, 2, 16, 16
 TILE = SIDE * SUB
+# tiled_updates: each thread UPDATE_SUB x UPDATE_SUB (visit, feature) sums
+# of a tile of UPDATE_TILE x UPDATE_TILE; its 16 inlined diffs a thread at
+# SUB = 4 took 255 registers and spilled (ptxas, sm_90: one block an SM),
+# at 2 124 registers and no spill (two blocks an SM)
+UPDATE_SUB = 2
+UPDATE_TILE = SIDE * UPDATE_SUB
 PAIR_THREADS = LANES * PAIRS_PER_BLOCK
 # k_nearest_block / within_radius_block: threads a visit, the largest k
 # (KMAX) and the most neighbour groups (MAX_BUCKETS / 2) they take; beyond,
@@ -982,10 +988,10 @@ def tiled_updates(x, codes, rows, group, num_sorted, num_prefix, num_start,
     """out[b, A] = constant[b] + sum_j dense[b, j] diff(A, R_b, I_j) for R_b
     = rows[b] (``updates``' row for classification without STIR's sums,
     the neighbours' coefficients as a dense matrix): a block of SIDE x SIDE
-    threads computes TILE visits x TILE features, each thread SUB x SUB of
-    them, R_b's values held in registers and the instances staged CHUNK at
-    a time in shared memory with their coefficients for the tile's visits
-    (a chunk with none skipped).  Each term is ``diffs``' own
+    threads computes UPDATE_TILE visits x UPDATE_TILE features, each
+    thread UPDATE_SUB x UPDATE_SUB of them, R_b's values held in registers
+    and the instances staged CHUNK at a time in shared memory with their
+    coefficients for the tile's visits (a chunk with none skipped).  Each term is ``diffs``' own
     ``numeric_diff`` (as ``complete_numeric_diff``) / ``nominal_diff``;
     complete data only (RELIEF-D's tables are never read)."""
     n = x.shape[0]
@@ -995,30 +1001,30 @@ def tiled_updates(x, codes, rows, group, num_sorted, num_prefix, num_start,
     tx = cuda.threadIdx.x
     ty = cuda.threadIdx.y
     thread = ty * SIDE + tx
-    v0 = cuda.blockIdx.x * TILE
-    f0 = cuda.blockIdx.y * TILE
-    values = cuda.shared.array((CHUNK, TILE), float64)
-    coefs = cuda.shared.array((CHUNK, TILE), float64)
+    v0 = cuda.blockIdx.x * UPDATE_TILE
+    f0 = cuda.blockIdx.y * UPDATE_TILE
+    values = cuda.shared.array((CHUNK, UPDATE_TILE), float64)
+    coefs = cuda.shared.array((CHUNK, UPDATE_TILE), float64)
     classes = cuda.shared.array(CHUNK, int64)
-    mine = cuda.local.array((SUB, SUB), float64)
-    acc = cuda.local.array((SUB, SUB), float64)
-    theirs = cuda.local.array(SUB, float64)
-    own_class = cuda.local.array(SUB, int64)
-    for q in range(SUB):
+    mine = cuda.local.array((UPDATE_SUB, UPDATE_SUB), float64)
+    acc = cuda.local.array((UPDATE_SUB, UPDATE_SUB), float64)
+    theirs = cuda.local.array(UPDATE_SUB, float64)
+    own_class = cuda.local.array(UPDATE_SUB, int64)
+    for q in range(UPDATE_SUB):
         b = v0 + ty + SIDE * q
         r = rows[b] if b < n_visits else 0
         own_class[q] = group[r]
-        for p in range(SUB):
+        for p in range(UPDATE_SUB):
             mine[p, q] = _value(x, codes, r, f0 + tx + SIDE * p)
             acc[p, q] = 0.0
     for j0 in range(0, n, CHUNK):
-        for e in range(thread, CHUNK * TILE, SIDE * SIDE):
-            i = e % TILE
-            jc = e // TILE
+        for e in range(thread, CHUNK * UPDATE_TILE, SIDE * SIDE):
+            i = e % UPDATE_TILE
+            jc = e // UPDATE_TILE
             values[jc, i] = _value(x, codes, j0 + jc, f0 + i) \
                 if j0 + jc < n else 0.0
         live = 0
-        for e in range(thread, CHUNK * TILE, SIDE * SIDE):
+        for e in range(thread, CHUNK * UPDATE_TILE, SIDE * SIDE):
             jc = e % CHUNK
             i = e // CHUNK
             c = 0.0
@@ -1034,12 +1040,12 @@ def tiled_updates(x, codes, rows, group, num_sorted, num_prefix, num_start,
         if cuda.syncthreads_or(live):
             for jc in range(CHUNK):
                 cj = classes[jc]
-                for p in range(SUB):
+                for p in range(UPDATE_SUB):
                     theirs[p] = values[jc, tx + SIDE * p]
-                for q in range(SUB):
+                for q in range(UPDATE_SUB):
                     c = coefs[jc, ty + SIDE * q]
                     if c != 0.0:
-                        for p in range(SUB):
+                        for p in range(UPDATE_SUB):
                             f = f0 + tx + SIDE * p
                             if f < a_num:
                                 d = complete_numeric_diff(
@@ -1056,10 +1062,10 @@ def tiled_updates(x, codes, rows, group, num_sorted, num_prefix, num_start,
                             acc[p, q] += c * d
         # every thread is done with the chunk before the next is staged
         cuda.syncthreads()
-    for q in range(SUB):
+    for q in range(UPDATE_SUB):
         b = v0 + ty + SIDE * q
         if b < n_visits:
-            for p in range(SUB):
+            for p in range(UPDATE_SUB):
                 f = f0 + tx + SIDE * p
                 if f < a:
                     out[b, f] = constant[b] + acc[p, q]

@@ -450,8 +450,12 @@ def with_target(prep, y, regression=False):
                    class_codes=class_codes, law_weights=law_weights)
 
 
-# Small data is prepared with NumPy: the one-pass numba kernels below are 3x
-# faster on large data, but compiling them takes a second on first use.
+# Small data is prepared with NumPy: the one-pass parallel numba kernels
+# below (``column_stats``, ``_scale_rows``) are faster on large data, but
+# compiling them takes a second or two on first use.  ``prepare`` on a
+# 2-core machine: 20,000 x 500 in 10 ms (2 threads; 18 ms on one) against
+# 28 ms with NumPy's scaling passes and a serial ``column_stats``; 20,000 x
+# 5,000 in 0.13 against 0.36 s.
 SMALL_VALUES = 1_000_000
 
 

@@ -5,7 +5,7 @@ import numba
 import numpy as np
 import pytest
 
-from orangecontrib.relief.core.backends import base
+from orangecontrib.relief.core.backends import base, precompile
 from orangecontrib.relief.core.backends.runtime import threads
 from orangecontrib.relief.core.contract import prepare as prep_module
 from orangecontrib.relief.core.engine import start
@@ -100,3 +100,33 @@ def test_start_prepares_on_n_jobs_threads(monkeypatch, n_jobs):
     X = np.random.default_rng(0).random((30, 4))
     start(X, (X[:, 0] > 0.5).astype(float), k_nearest=3, n_jobs=n_jobs)
     assert seen == [min(n_jobs, numba.config.NUMBA_NUM_THREADS)]
+
+
+def test_precompile_compiles_the_large_path(monkeypatch):
+    """The warm-up's background process (``precompile``) compiles every
+    kernel, with the argument types, that prepare runs on large dense data
+    (int8 and int32 codes): a first large run compiles none of them."""
+    calls = {"precompile": set(), "prepare": set()}
+    phase = ["precompile"]
+
+    def spy(name):
+        kernel = getattr(prep_module, name)
+
+        def recorded(*args):
+            calls[phase[0]].add(
+                (name,) + tuple(str(numba.typeof(v)) for v in args))
+            return kernel(*args)
+        monkeypatch.setattr(prep_module, name, recorded)
+    for name in ("column_stats", "_scale_rows", "_nominal_codes"):
+        spy(name)
+    for codes in ("int8", "int32"):
+        X, y, nominal = precompile._problem(codes, "float64")
+        phase[0] = "precompile"
+        prep_module.compile_large_path(X, nominal)
+        phase[0] = "prepare"
+        monkeypatch.setattr(prep_module, "SMALL_VALUES", 0)
+        prepare(X, y, nominal)
+        monkeypatch.setattr(prep_module, "SMALL_VALUES", 10 ** 6)
+    assert {call[0] for call in calls["prepare"]} == {
+        "column_stats", "_scale_rows", "_nominal_codes"}
+    assert calls["prepare"] <= calls["precompile"]

@@ -609,6 +609,22 @@ def _nominal_codes(X, cols, out):
     return valid, top
 
 
+def compile_large_path(X, nominal):
+    """Compile (or load from numba's cache) the kernels ``prepare`` runs on
+    large dense data (``column_stats``, ``_scale_rows``, ``_nominal_codes``
+    for int8 and int32 codes), on small C-contiguous ``X`` whose
+    ``nominal`` columns hold codes: ``backends.precompile`` calls it, so a
+    user's first large run compiles none of them."""
+    X = np.ascontiguousarray(X, dtype=float)
+    column_stats(X)
+    cols = np.flatnonzero(~nominal).astype(np.int64)
+    ones = np.ones(len(cols))
+    _scale_rows(X, cols, ones, ones * 0, ones, np.empty((len(X), len(cols))))
+    cols = np.flatnonzero(nominal).astype(np.int64)
+    for dtype in (np.int8, np.int32):
+        _nominal_codes(X, cols, np.empty((len(X), len(cols)), dtype))
+
+
 # Nominal codes from this one up, beyond the number of rows, are re-coded
 # (``codes_present``); below it RELIEF-D's P(v | c) table, sized by the
 # largest code, takes at most 0.5 MB per feature and class.

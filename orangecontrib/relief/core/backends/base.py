@@ -41,7 +41,7 @@ from ..contract.prepare import (Prepared, check_instance_weights, prepare,
                                 target_is_constant)
 from ..result import ReliefResult
 from ..rules import RULES
-from .runtime import BATCH_BYTES, first_batch, trace_steps
+from .runtime import BATCH_BYTES, first_batch, threads, trace_steps
 
 
 class Setup(NamedTuple):
@@ -97,10 +97,11 @@ def start(X, y, nominal, options, feature_names=None, class_names=None,
             instance_weights, X.shape[0]) is not None:
         X = _weighted_dense(X)
     options = for_targets(options, y)
-    return plan(prepare(X, y, nominal, options.regression, feature_names,
-                        nominal_targets=options.nominal_targets,
-                        instance_weights=instance_weights),
-                options, class_names)
+    with threads(options.n_jobs):       # (prepare's parallel passes)
+        prep = prepare(X, y, nominal, options.regression, feature_names,
+                       nominal_targets=options.nominal_targets,
+                       instance_weights=instance_weights)
+    return plan(prep, options, class_names)
 
 
 # Sparse data with instance weights is scored dense (the NumPy backend,

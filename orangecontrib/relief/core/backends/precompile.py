@@ -13,7 +13,7 @@ import numpy as np
 
 from .compiled import npdr_kernels, layouts
 from ..engine import relieff
-from ..contract.prepare import prepare
+from ..contract.prepare import compile_large_path, prepare
 from .warmup import (SETS, clear_stale, is_compiled, lock, marker,
                      sources_changed)
 
@@ -96,6 +96,7 @@ def compile_set(kernel_set):
                         kernels="compiled")
     finally:
         layouts.SCREEN_MAX_FEATURES, layouts.QUANTISED_MIN_BYTES = saved
+    compile_large_path(X, nominal)      # (prepare's, of large dense data)
     path = marker(kernel_set)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("compiled\n")

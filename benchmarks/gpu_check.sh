@@ -8,8 +8,9 @@
 #   2b. instance weights and several targets (gpu_weights_check.py): a few
 #      runs against the compiled CPU engine, within 1e-12, each timed on
 #      both (device="auto" keeps them on the CPU until measured, doc/gpu.md);
-#   3. bench_gpu.py's ReliefF table against fast-select and the time per GPU
-#      step (--profile);
+#   3. bench_gpu.py's ReliefF table against fast-select (float64 distances
+#      and the float32 screen) and the time per GPU step (--profile); the
+#      tiled update against the one-thread update (--only msurf);
 #   4. bench_gpu.py's feedback variants (then again with the feedback
 #      kernel's blocks of $FEEDBACK_THREADS, default "512 256", threads:
 #      ORANGE3_RELIEF_CUDA_FEEDBACK_THREADS), permutation test and large
@@ -28,6 +29,7 @@ tail -2 "$out/harness.log"
 timeout 150 python3 -m pytest -q -p no:cacheprovider -W ignore::numba.core.errors.NumbaPerformanceWarning ${GPU_TESTS:-tests/test_cuda*.py} 2>&1 | tee "$out/tests.log" | tail -4
 timeout 180 python3 -W ignore benchmarks/gpu_weights_check.py --json "$out/weights_targets.json" 2>&1 | tee "$out/weights_targets.log" | tail -11
 timeout 120 python3 -W ignore benchmarks/bench_gpu.py "$@" --only relieff --profile --json "$out/bench_relieff.json" 2>&1 | tee "$out/bench_relieff.log"
+timeout 60 python3 -W ignore benchmarks/bench_gpu.py "$@" --only msurf --json "$out/bench_msurf.json" 2>&1 | tee "$out/bench_msurf.log" | grep msurf
 timeout 90 python3 -W ignore benchmarks/bench_gpu.py "$@" --only feedback permutations --json "$out/bench_feedback.json" 2>&1 | tee "$out/bench_feedback.log"
 for threads in ${FEEDBACK_THREADS:-512 256}; do
   ORANGE3_RELIEF_CUDA_FEEDBACK_THREADS=$threads timeout 60 python3 -W ignore benchmarks/bench_gpu.py "$@" --only feedback --feedback-visits 4000 --json "$out/bench_feedback_$threads.json" 2>&1 | tee "$out/bench_feedback_$threads.log" | grep -i "visit" | sed "s/^/[blocks of $threads threads] /"

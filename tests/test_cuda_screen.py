@@ -2,9 +2,10 @@
 (``backend.FLOAT32_SCREEN``, issue 41): ``kernels.tiled_distances32`` sums
 the distances in float32 and ``kernels.k_nearest_screened`` decides each
 group's candidates within the widened k-th
-(``neighbours.widened_threshold``) by their float64 distances, so the weights are those of the float64 distances: the CPU engine's to
-1e-12, with the proven bound and with a far looser one (more candidates,
-the same neighbours).
+(``neighbours.widened_threshold``) by their float64 distances, so the
+weights are those of the float64 distances: the CPU engine's to 1e-12,
+with the proven bound and with a far looser one (more candidates, the
+same neighbours).
 
 Under numba's CUDA simulator where there is no GPU (``tests/conftest.py``):
 small tables and k (the simulator's barriers of a block selection are slow),
@@ -26,8 +27,7 @@ if cuda.unavailable_reason() is not None:
                 f"{cuda.unavailable_reason()}", allow_module_level=True)
 
 from orangecontrib.relief.core.backends.cuda import kernels  # noqa: E402
-
-TOLERANCE = 1e-12
+from test_cuda_tiled_updates import LaunchCounter, assert_close  # noqa: E402
 
 
 def _table(kind, n=14, seed=5):
@@ -51,26 +51,13 @@ def _table(kind, n=14, seed=5):
     raise ValueError(kind)
 
 
-class _Counter:
-    """A kernel that counts its launches."""
-
-    def __init__(self, kernel):
-        self.kernel, self.launches = kernel, 0
-
-    def __getitem__(self, configuration):
-        def launch(*args):
-            self.launches += 1
-            return self.kernel[configuration](*args)
-        return launch
-
-
 @pytest.fixture
 def screened(monkeypatch):
     """The screen on, the block selection that takes it on, and the
     launches of the screen's two kernels counted."""
     monkeypatch.setattr(cuda, "FLOAT32_SCREEN", True)
     monkeypatch.setattr(cuda, "BLOCK_SELECTION", True)
-    counters = {name: _Counter(getattr(kernels, name))
+    counters = {name: LaunchCounter(getattr(kernels, name))
                 for name in ("tiled_distances32", "k_nearest_screened")}
     for name, counter in counters.items():
         monkeypatch.setattr(kernels, name, counter)
@@ -83,11 +70,6 @@ def _run(kind, device, **options):
         warnings.simplefilter("ignore", ReliefWarning)
         return relieff(X, y, nominal, device=device,
                        regression=kind == "regression", **options)
-
-
-def _assert_close(result, reference):
-    np.testing.assert_allclose(result.weights, reference.weights, rtol=0,
-                               atol=TOLERANCE)
 
 
 @pytest.mark.parametrize("kind, options", [
@@ -104,7 +86,7 @@ def test_screened_weights_equal_cpu(screened, kind, options):
     gpu = _run(kind, "cuda", **options)
     assert screened["tiled_distances32"].launches > 0
     assert screened["k_nearest_screened"].launches > 0
-    _assert_close(gpu, _run(kind, "cpu", **options))
+    assert_close(gpu, _run(kind, "cpu", **options))
 
 
 def test_a_looser_bound_gives_the_same_neighbours(screened, monkeypatch):
@@ -114,7 +96,7 @@ def test_a_looser_bound_gives_the_same_neighbours(screened, monkeypatch):
     CPU's."""
     monkeypatch.setattr(cuda.CudaBackend, "_screen_bound",
                         lambda self, prep, codes: (0.5, 0.01))
-    _assert_close(_run("ties", "cuda", k_nearest=3),
+    assert_close(_run("ties", "cuda", k_nearest=3),
                   _run("ties", "cpu", k_nearest=3))
     assert screened["k_nearest_screened"].launches > 0
 

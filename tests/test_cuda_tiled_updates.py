@@ -50,8 +50,9 @@ def _table(kind, n=40, seed=7):
     raise ValueError(kind)
 
 
-class _Counter:
-    """A kernel that counts its launches."""
+class LaunchCounter:
+    """A kernel that counts its launches (``test_cuda_screen`` uses it
+    too)."""
 
     def __init__(self, kernel):
         self.kernel, self.launches = kernel, 0
@@ -73,7 +74,7 @@ def tiled(monkeypatch):
 @pytest.fixture
 def launches(monkeypatch):
     """The launches of ``tiled_updates`` and ``updates`` in a test."""
-    counters = {name: _Counter(getattr(kernels, name))
+    counters = {name: LaunchCounter(getattr(kernels, name))
                 for name in ("tiled_updates", "updates")}
     for name, counter in counters.items():
         monkeypatch.setattr(kernels, name, counter)
@@ -87,7 +88,9 @@ def _run(kind, device, **options):
         return relieff(X, y, nominal, device=device, **options)
 
 
-def _assert_close(result, reference):
+def assert_close(result, reference):
+    """The weights of ``result`` and ``reference`` agree to TOLERANCE
+    (``test_cuda_screen`` uses it too)."""
     np.testing.assert_allclose(result.weights, reference.weights, rtol=0,
                                atol=TOLERANCE)
 
@@ -107,8 +110,8 @@ def test_tiled_update_equals_cpu_and_updates(kind, rule, launches,
     monkeypatch.setattr(cuda, "TILED_UPDATES", False)
     old = _run(kind, "cuda", neighbours=rule)
     assert launches["updates"].launches > 0
-    _assert_close(tiled, cpu)
-    _assert_close(tiled, old)
+    assert_close(tiled, cpu)
+    assert_close(tiled, old)
 
 
 def test_tiled_update_with_any_misses_and_m_below_n(launches):
@@ -116,7 +119,7 @@ def test_tiled_update_with_any_misses_and_m_below_n(launches):
     (a batch smaller than the table)."""
     options = dict(neighbours="multisurf*", misses="any", n_iterations=23,
                    random_state=3)
-    _assert_close(_run("three_classes", "cuda", **options),
+    assert_close(_run("three_classes", "cuda", **options),
                   _run("three_classes", "cpu", **options))
     assert launches["tiled_updates"].launches > 0
 
@@ -128,7 +131,7 @@ def test_tiled_update_after_either_radius_kernel(block, launches,
     (``within_radius_block``, the GPU's) and the one-thread one alike."""
     monkeypatch.setattr(cuda, "BLOCK_SELECTION", block)
     options = dict(neighbours="multisurf", n_iterations=12, random_state=1)
-    _assert_close(_run("mixed", "cuda", **options),
+    assert_close(_run("mixed", "cuda", **options),
                   _run("mixed", "cpu", **options))
     assert launches["tiled_updates"].launches > 0
 

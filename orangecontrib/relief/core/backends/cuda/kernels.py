@@ -991,9 +991,10 @@ def tiled_updates(x, codes, rows, group, num_sorted, num_prefix, num_start,
     threads computes UPDATE_TILE visits x UPDATE_TILE features, each
     thread UPDATE_SUB x UPDATE_SUB of them, R_b's values held in registers
     and the instances staged CHUNK at a time in shared memory with their
-    coefficients for the tile's visits (a chunk with none skipped).  Each term is ``diffs``' own
-    ``numeric_diff`` (as ``complete_numeric_diff``) / ``nominal_diff``;
-    complete data only (RELIEF-D's tables are never read)."""
+    coefficients for the tile's visits (a chunk with none skipped).  Each
+    term is ``diffs``' own ``numeric_diff`` (as ``complete_numeric_diff``)
+    / ``nominal_diff``; complete data only (RELIEF-D's tables are never
+    read)."""
     n = x.shape[0]
     a_num = x.shape[1]
     a = a_num + codes.shape[1]

@@ -725,8 +725,9 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
                                     damping=damping)
     if sp.issparse(X):
         X = X.toarray()
-    prep = prepare(X, y, nominal, False, feature_names,
-                   instance_weights=instance_weights)
+    with threads(n_jobs):               # (prepare's parallel passes)
+        prep = prepare(X, y, nominal, False, feature_names,
+                       instance_weights=instance_weights)
     copies = np.zeros(0) if prep.instance_weights is None \
         else prep.instance_weights
     data = prep.data(False)

@@ -277,8 +277,9 @@ class Problem:
                             random_state=random_state, n_jobs=n_jobs,
                             feature_names=feature_names,
                             instance_weights=instance_weights)
-        self.prep = prepare(X, y, nominal, self.blind, feature_names,
-                            instance_weights=instance_weights)
+        with threads(n_jobs):           # (prepare's parallel passes)
+            self.prep = prepare(X, y, nominal, self.blind, feature_names,
+                                instance_weights=instance_weights)
         n = self.prep.group.shape[0]
         if n_iterations is None:
             self.rows = np.arange(n)

@@ -118,7 +118,7 @@ def weka_norm(X, lo, hi):
     where Weka's would be NaN."""
     lo, hi = np.atleast_1d(lo), np.atleast_1d(hi)
     pre, shift, span = range_scale(lo, hi)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         flat = np.isnan(lo) | (hi == lo) | ((hi - lo < SMALL)
                                             & (lo - hi < SMALL))
         out = (X * pre - shift) / span          # X * 1.0 is X: Weka's numbers

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, prange
 from numba.extending import register_jitable
 
-from .diffs import JIT, nominal_diff, numeric_diff
+from .diffs import JIT, NO_REFCOUNTS, nominal_diff, numeric_diff
 from .prepare import MissingTables
 
 # For the sums over features without missing values: reassociation lets LLVM
@@ -112,20 +112,28 @@ def _distances(r, num, nom, group, has_missing, tables, w, weighted, out, j0,
     xr, cr = num[r], nom[r]
     w_num, w_nom = w[:a_num], w[a_num:]
     zero = np.zeros(1, w.dtype)[0]
+    if has_missing:
+        _missing_distances(r, num, nom, group, tables, w, weighted, out, j0,
+                           j1)
+        return
     for j in range(j0, j1):
         xj, cj = num[j], nom[j]
-        if has_missing:
-            s = diff_sum(r, j, num, nom, group, tables.num_sorted,
-                         tables.num_prefix, tables.num_start,
-                         tables.num_pstart, tables.num_count,
-                         tables.num_both, tables.nom_prob, tables.nom_both, w,
-                         weighted, 0, 1)
-        elif weighted:
+        if weighted:
             s = (l1_weighted(xr, xj, w_num, zero)
                  + mismatches_weighted(cr, cj, w_nom, zero))
         else:
             s = l1(xr, xj) + mismatches(cr, cj)
         out[j] = s
+
+
+@njit(**NO_REFCOUNTS)
+def _missing_distances(r, num, nom, group, t, w, weighted, out, j0, j1):
+    """``_distances`` with missing values (RELIEF-D's tables ``t``):
+    ``diff_sum`` for each j, without reference counts (``NO_REFCOUNTS``)."""
+    for j in range(j0, j1):
+        out[j] = diff_sum(r, j, num, nom, group, t.num_sorted, t.num_prefix,
+                          t.num_start, t.num_pstart, t.num_count, t.num_both,
+                          t.nom_prob, t.nom_both, w, weighted, 0, 1)
 
 
 @njit(**JIT)

@@ -24,7 +24,7 @@ each row repeated.
 from numba import njit
 from numba.extending import register_jitable
 
-from .diffs import JIT, column_diff
+from .diffs import JIT, NO_REFCOUNTS, column_diff
 
 
 def width(a):
@@ -43,20 +43,26 @@ def add_pair_sums(r, chosen, coef, n_chosen, data, out):
     out[4 * a], out[4 * a + 1], out[4 * a + 2], out[4 * a + 3] = \
         weight_sums(coef, 0, n_chosen, 0.0, 0.0, 0.0, 0.0)
     if data.has_missing:
-        t = data.missing
-        for f in range(a):
-            out[f], out[a + f], out[2 * a + f], out[3 * a + f] = \
-                feature_pair_sums(f, r, chosen, coef, 0, n_chosen, num, nom,
-                                  data.group, t.num_sorted, t.num_prefix,
-                                  t.num_start, t.num_pstart, t.num_count,
-                                  t.num_both, t.nom_prob, t.nom_both, 0.0,
-                                  0.0, 0.0, 0.0)
+        _missing_pair_sums(r, chosen, coef, n_chosen, num, nom, data.group,
+                           data.missing, out, a)
         return
     for i in range(n_chosen):
         j, c = chosen[i], coef[i]
         base = 0 if c < 0 else 2 * a
         _add_dense(num[r], num[j], nom[r], nom[j], abs(c),
                    out[base:base + a], out[base + a:base + 2 * a])
+
+
+@njit(**NO_REFCOUNTS)
+def _missing_pair_sums(r, chosen, coef, n_chosen, num, nom, group, t, out, a):
+    """``add_pair_sums``' per-feature sums with missing values (RELIEF-D's
+    tables ``t``), without reference counts (``diffs.NO_REFCOUNTS``)."""
+    for f in range(a):
+        out[f], out[a + f], out[2 * a + f], out[3 * a + f] = \
+            feature_pair_sums(f, r, chosen, coef, 0, n_chosen, num, nom,
+                              group, t.num_sorted, t.num_prefix, t.num_start,
+                              t.num_pstart, t.num_count, t.num_both,
+                              t.nom_prob, t.nom_both, 0.0, 0.0, 0.0, 0.0)
 
 
 @njit(**JIT)

@@ -216,7 +216,8 @@ def range_scale(lo, hi):
     halving is exact, so those columns are normalised as the data halved
     would be, instead of all becoming 0."""
     lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-    span = hi - lo
+    with np.errstate(over="ignore"):    # (an overflow is such a column)
+        span = hi - lo
     wide = np.isinf(span) & np.isfinite(lo) & np.isfinite(hi)
     pre = np.where(wide, 0.5, 1.0)
     return pre, lo * pre, np.where(wide, hi * 0.5 - lo * 0.5, span)

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
-from .diffs import JIT, column_diff, from_zero, target_diff
+from .diffs import JIT, NO_REFCOUNTS, column_diff, from_zero, target_diff
 from .distances import FAST
 from .sparse import stored_range
 
@@ -165,17 +165,8 @@ def update(r, chosen, coef, n_chosen, data, regression, scratch, upd, runs):
     if regression:
         upd[0] = target_sum(r, chosen, coef, 0, n_chosen, target, upd[0])
     if data.has_missing:
-        t = data.missing
-        for f in range(a):
-            near, joint = feature_update(
-                f, r, chosen, coef, 0, n_chosen, num, nom, group,
-                t.num_sorted, t.num_prefix, t.num_start, t.num_pstart,
-                t.num_count, t.num_both, t.nom_prob, t.nom_both, target,
-                regression, upd[first + f],
-                upd[1 + a + f] if regression else 0.0)
-            upd[first + f] = near
-            if regression:
-                upd[1 + a + f] = joint
+        _missing_update(r, chosen, coef, n_chosen, num, nom, group,
+                        data.missing, target, regression, upd, a, first)
         return
     for i in range(n_chosen):
         j = chosen[i]
@@ -184,6 +175,23 @@ def update(r, chosen, coef, n_chosen, data, regression, scratch, upd, runs):
             _add_diffs_dense(num, nom, r, j,
                              target_diff(target, r, j) * coef[i], upd,
                              1 + a)
+
+
+@njit(**NO_REFCOUNTS)
+def _missing_update(r, chosen, coef, n_chosen, num, nom, group, t, target,
+                    regression, upd, a, first):
+    """``update`` of dense data with missing values (RELIEF-D's tables
+    ``t``): ``feature_update`` for each of the a features, without
+    reference counts (``diffs.NO_REFCOUNTS``)."""
+    for f in range(a):
+        near, joint = feature_update(
+            f, r, chosen, coef, 0, n_chosen, num, nom, group, t.num_sorted,
+            t.num_prefix, t.num_start, t.num_pstart, t.num_count, t.num_both,
+            t.nom_prob, t.nom_both, target, regression, upd[first + f],
+            upd[1 + a + f] if regression else 0.0)
+        upd[first + f] = near
+        if regression:
+            upd[1 + a + f] = joint
 
 
 @njit(inline="always", **FAST)

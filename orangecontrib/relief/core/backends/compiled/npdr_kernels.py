@@ -34,7 +34,7 @@ from numba import njit, prange
 
 from . import layouts
 from ..base import neighbourhood
-from ...contract.diffs import JIT, nominal_diff, numeric_diff
+from ...contract.diffs import JIT, NO_REFCOUNTS, nominal_diff, numeric_diff
 from ...contract.distances import distance_row
 from ...contract.neighbours import (MODE_ANY, UNSETTLED, Exact, Screen,
                                     new_buffers, select)
@@ -185,12 +185,13 @@ def slot_share(hood, coef, gr, gj, counts, any_miss, n):
 # ---------------------------------------------------------------------------
 # The diffs of one column over the pairs
 
-@njit(**JIT)
+@njit(**NO_REFCOUNTS)
 def column_diffs(f, first, second, num_t, nom_t, group, has_missing, tables,
                  out):
     """out[q] = diff(f, I_first[q], I_second[q]) of kernel column f
     (numeric columns first, then nominal; ``num_t``, ``nom_t`` hold them
-    feature by feature), with RELIEF-D where a value is missing."""
+    feature by feature), with RELIEF-D where a value is missing (without
+    reference counts: ``diffs.NO_REFCOUNTS``)."""
     a_num = num_t.shape[0]
     if f < a_num:
         x = num_t[f]

@@ -66,6 +66,19 @@ def summary(seconds):
     return min(seconds), float(np.median(seconds))
 
 
+def blanked(X, missing, seed, spec):
+    """X with a share ``missing`` of its values blanked (NaN), chosen by
+    ``seed``: RELIEF-D's paths (``--missing``); X itself for 0."""
+    if not missing:
+        return X
+    if not isinstance(X, np.ndarray):
+        raise SystemExit(f"--missing needs dense data, not {spec}")
+    rng = np.random.default_rng(seed)
+    X = X.astype(float)
+    X[rng.random(X.shape) < missing] = np.nan
+    return X
+
+
 def _worker(rev, conn):
     """One engine in its own process: ("data", spec, seed, gametes,
     missing) loads a data set (a share ``missing`` of its values blanked),
@@ -78,13 +91,7 @@ def _worker(rev, conn):
             *spec, missing = message[1:]
             data = make_dataset(*spec)
             X, y, nominal = data["X"], data["y"], data["nominal"]
-            if missing:
-                if not isinstance(X, np.ndarray):
-                    raise SystemExit(f"--missing needs dense data, not "
-                                     f"{spec[0]}")
-                rng = np.random.default_rng(spec[1])
-                X = X.astype(float)
-                X[rng.random(X.shape) < missing] = np.nan
+            X = blanked(X, missing, spec[1], spec[0])
             conn.send(True)
         else:
             started = time.perf_counter()

@@ -317,6 +317,7 @@ def bench_msurf(n, a, rounds, report):
     """The tiled update against the old one on the radius rules (see the
     module docstring), each step waited for and timed (``cuda.PROFILE``)."""
     rules = ("multisurf", "multisurf*", "surf*")
+    default = cuda.TILED_UPDATES
     for rule in rules:                  # compile both paths first
         for tiled in (True, False):
             cuda.TILED_UPDATES = tiled
@@ -347,7 +348,7 @@ def bench_msurf(n, a, rounds, report):
                            tiled=times[True], old=times[False],
                            steps_tiled=steps[True], steps_old=steps[False],
                            difference=difference))
-    cuda.TILED_UPDATES = True
+    cuda.TILED_UPDATES = default        # (the later steps time the default)
     del os.environ["ORANGE3_RELIEF_CUDA_PROFILE"]
 
 

@@ -2,6 +2,7 @@
 
     python benchmarks/mechanisms.py [--sizes cont:2000x100 ...] [--rounds 3]
         [--variants relieff drelieff pdrelieff] [--only tiles settle ...]
+        [--missing 0.05]
 
 For every data set of the benchmark (``bench_relieff.make_dataset``, same
 generator and seed) and every variant, the engine runs with all mechanisms
@@ -15,7 +16,8 @@ of every run are checked to be the same, bit for bit.
 
 On 200,000 x 20 only the first 10,000 visits of the order are timed
 (``n_iterations``): every visit costs the same, and the full run takes
-minutes per fit.
+minutes per fit.  ``--missing`` blanks that share of each dense data set's
+values (``ab_engines.blanked``): the mechanisms of RELIEF-D's paths.
 """
 import argparse
 import sys
@@ -31,7 +33,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
-from ab_engines import interleaved  # noqa: E402
+from ab_engines import blanked, interleaved  # noqa: E402
 from bench_relieff import GAMETES_FILE, SEED, make_dataset  # noqa: E402
 from orangecontrib.relief.core import Speedups, relieff  # noqa: E402
 from orangecontrib.relief.core.backends.compiled import layouts  # noqa: E402
@@ -45,12 +47,17 @@ RELIEFF = ("blocks", "min_form", "float32_copy", "by_feature", "thread_pool",
 FEEDBACK = ("weighted_screen", "uint16_copy", "zero_weight_skip",
             "parallel_rows", "running_row_sums", "waiting_changes",
             "fused_sparse")
-BOTH = ("settle", "sampled_kth", "prefetch")
+BOTH = ("settle", "sampled_kth", "prefetch", "expectations")
 
 
-def applies(name, variant, kind, n, a):
-    """Whether mechanism ``name`` can act on this data and variant."""
+def applies(name, variant, kind, n, a, missing=0.0):
+    """Whether mechanism ``name`` can act on this data and variant (with
+    a share ``missing`` of its values blanked)."""
     sparse = kind == "sparse"
+    if name == "expectations" or missing:
+        # RELIEF-D's lookup, on dense data with missing values (the other
+        # mechanisms are measured without)
+        return name == "expectations" and missing > 0 and not sparse
     numeric = kind in ("cont", "mixed")
     copy_bytes = 4 * n * (a // 2 if kind == "mixed" else a) * numeric
     if variant == "relieff":
@@ -98,6 +105,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--gametes", default=GAMETES_FILE)
+    parser.add_argument("--missing", type=float, default=0.0)
     args = parser.parse_args()
     names = [name for name in RELIEFF + FEEDBACK + BOTH
              if not args.only or name in args.only]
@@ -105,13 +113,14 @@ def main():
     for spec in args.sizes:
         data = make_dataset(spec, args.seed, args.gametes)
         X, y, nominal = data["X"], data["y"], data["nominal"]
+        X = blanked(X, args.missing, args.seed, spec)
         kind, n, a = data["kind"], data["n"], data["a"]
         m = VISITS.get(spec)
         for variant in args.variants:
             if variant != "relieff" and spec == "cont:200000x20":
                 continue
-            off = [name for name in names if applies(name, variant, kind, n,
-                                                     a)]
+            off = [name for name in names
+                   if applies(name, variant, kind, n, a, args.missing)]
             weights = {}
 
             def call(name, speedups):

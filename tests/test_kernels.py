@@ -32,7 +32,9 @@ def _problems():
     snps = rng.integers(0, 3, (700, 400)).astype(float)
     y_snps = ((snps[:, 0] + snps[:, 1]) % 2).astype(float)
     X_sparse, y_sparse, nominal_sparse = sparse_problem(9, n=300, a=300)
+    blanked = np.where(rng.random(mixed.shape) < 0.05, np.nan, mixed)
     return [
+        ("missing", blanked, y_wide, np.arange(90) % 2 == 0, {}),
         ("numeric", cont, y, np.zeros(40, bool), {}),
         ("mixed", mixed, y_wide, np.arange(90) % 2 == 0, {}),
         ("wide", wide, y_wide, np.zeros(90, bool), dict(k_nearest=4)),
@@ -47,8 +49,8 @@ def _problems():
 def test_every_speedup_off_gives_the_same_weights(variant, monkeypatch):
     """Each mechanism of ``Speedups`` switched off (and all of them at
     once): the same weights and traces, bit for bit, on numeric, mixed,
-    nominal, sparse and regression data, with the uint16 copy forced on for
-    the small data."""
+    nominal, sparse and regression data and on mixed data with missing
+    values, with the uint16 copy forced on for the small data."""
     monkeypatch.setattr(layouts, "QUANTISED_MIN_BYTES", 40_000)
     monkeypatch.setattr(layouts, "PARALLEL_ROW_TERMS", 0)
     off = [Speedups(**{name: False}) for name in Speedups._fields]
@@ -517,3 +519,52 @@ def test_radius_updates_count_past_the_int16_range():
                          counts, upd)
     assert upd[0].tolist() == [0.25 * 0.5 * n, 0.25 * n, 0.25 * n]
     assert upd[1].tolist() == [-0.5, -1.0, -1.0]
+
+
+def test_missing_value_loops_count_no_references(monkeypatch):
+    """The CPU's loops that call RELIEF-D's functions once per term are
+    compiled without reference counts (``diffs.NO_REFCOUNTS``: with them a
+    term cost 36 ns instead of 8, and two threads contended), and give the
+    numbers of ``diff_sum`` and ``column_diff`` in plain Python: each
+    distance of a row, with E|X - v| searched for or looked up
+    (``prepare.Expectations``), and each feature's update, bit for bit.
+    Data whose lookup would pass EXPECTATIONS_MAX_BYTES searches: the same
+    weights."""
+    from orangecontrib.relief.core.contract import (diffs, distances,
+                                                    pair_sums, updates)
+    from orangecontrib.relief.core.contract import prepare as prepare_module
+    from orangecontrib.relief.core.backends.compiled import npdr_kernels
+    for loop in (distances._missing_distances, updates._missing_update,
+                 pair_sums._missing_pair_sums, npdr_kernels.column_diffs):
+        assert loop.targetoptions["_nrt"] is False, loop
+    rng = np.random.default_rng(8)
+    X = rng.random((40, 6))
+    X[:, 4:] = rng.integers(0, 3, (40, 2))
+    X[rng.random(X.shape) < 0.2] = np.nan
+    y = rng.integers(0, 3, 40)
+    prep = prepare(X, y, [False] * 4 + [True] * 2, False)
+    data = prep.data(False)
+    t, w = data.missing, np.ones(6)
+    lookup = prepare_module.looked_up(prep)
+    assert lookup.values.shape == (40, 4, 3)
+    for tables in (data, prep.data(False, lookup)):
+        row = np.empty(40)
+        distances.distance_row(3, tables, w, False, row, 0, 40)
+        expected = [distances.diff_sum(3, j, data.num, data.nom, data.group,
+                                       *t, w, False, 0, 1)
+                    for j in range(40)]
+        assert row.tolist() == expected
+    weights = relieff(X, y, [False] * 4 + [True] * 2).weights
+    monkeypatch.setattr(prepare_module, "EXPECTATIONS_MAX_BYTES",
+                        40 * 4 * 3 * 8 - 1)
+    assert prepare_module.looked_up(prep).values.shape[0] == 0
+    assert relieff(X, y, [False] * 4 + [True] * 2).weights.tolist() \
+        == weights.tolist()
+    chosen, coef = np.array([0, 7, 9]), np.array([-0.5, 0.25, 0.25])
+    upd = np.zeros(6)
+    updates.update(3, chosen, coef, 3, data, False, np.zeros(0), upd,
+                   np.zeros(0, np.int64))
+    assert upd.tolist() == [
+        sum(c * diffs.column_diff(f, 3, j, data.num, data.nom, data.group,
+                                  *t) for j, c in zip(chosen, coef))
+        for f in range(6)]

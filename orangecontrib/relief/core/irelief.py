@@ -100,7 +100,8 @@ from .contract.distances import FAST, distance_row
 from .messages import warn
 from .contract.nominal import mismatches_block4, pack_planes
 from .options import check_irelief_options
-from .contract.prepare import Data, MissingTables, SparseRows, prepare
+from .contract.prepare import (Data, Expectations, MissingTables,
+                               SparseRows, looked_up, prepare)
 from .result import ReliefResult
 from .backends.runtime import threads
 from .contract.updates import update
@@ -405,7 +406,7 @@ def dense_update(r, chosen, coef, count, num, nom, upd):
 
 @njit(**JIT)
 def _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
-           tables, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
+           tables, expected, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
            n_bits, factors, block_dist, block_kernel, sigma, inliers, copies,
            out):
     """Chunk c of ``margins`` (the data's arrays one by one: numba 0.68
@@ -428,7 +429,8 @@ def _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
     (``nominal.mismatches_block4``, ReliefF's screen).  ``copies``: the
     instance weights (none: all 1)."""
     data = Data(num, nom, group, target, has_missing, False,
-                SparseRows(*rows), MissingTables(*tables))
+                SparseRows(*rows), MissingTables(*tables),
+                Expectations(*expected))
     n = group.shape[0]
     by_pairs = factors.shape[0] == n
     dist = np.empty(n)
@@ -495,7 +497,7 @@ def _pair_margins(r, group, factors, dist, kernel, sigma, coef, copies):
 
 @njit(parallel=True, **JIT)
 def margins(visits, below, num, nom, group, target, has_missing, rows,
-            tables, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
+            tables, expected, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
             n_bits, factors, block_dist, block_kernel, sigma, inliers, copies,
             out):
     """The chunks of CHUNK ``visits`` in parallel (``_chunk``): out[c] = the
@@ -508,7 +510,7 @@ def margins(visits, below, num, nom, group, target, has_missing, rows,
     out[:] = 0.0
     for c in prange(out.shape[0]):
         _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
-               tables, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
+               tables, expected, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
                n_bits, factors, block_dist, block_kernel, sigma, inliers,
                copies, out)
 
@@ -544,6 +546,7 @@ def _margin_sum(data, w, sigma, inliers, batch, progress, done, total,
     way, so the weights do not depend on the blocks or the threads."""
     n, a = data.group.shape[0], w.shape[0]
     rows, tables = tuple(data.rows), tuple(data.missing)
+    expected = tuple(data.expected)
     a_num = data.num.shape[1]
     keep_num, keep_nom = w[:a_num] != 0, w[a_num:] != 0
     dist_num = np.ascontiguousarray(data.num[:, keep_num])
@@ -567,7 +570,8 @@ def _margin_sum(data, w, sigma, inliers, batch, progress, done, total,
         out = np.empty((-(-len(visits) // CHUNK), a))
         for below in (False, True) if pairs else (False,):
             margins(visits, below, data.num, data.nom, data.group,
-                    data.target, data.has_missing, rows, tables, w, dist_num,
+                    data.target, data.has_missing, rows, tables, expected, w,
+                    dist_num,
                     dist_nom, w_num, w_nom, uniform, planes, n_bits, factors,
                     block_dist, block_kernel, float(sigma), bool(inliers),
                     copies, out)
@@ -730,7 +734,7 @@ def irelief(X, y, nominal=None, *, sigma=2.0, max_iterations=1000,
                        instance_weights=instance_weights)
     copies = np.zeros(0) if prep.instance_weights is None \
         else prep.instance_weights
-    data = prep.data(False)
+    data = prep.data(False, looked_up(prep))
     n, a = data.group.shape[0], prep.n_used
     w = np.full(a, 1.0 / a) if a else np.zeros(0)
     trace, changes, steps = [w], [], []

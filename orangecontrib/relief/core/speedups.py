@@ -37,7 +37,10 @@ class Speedups(NamedTuple):
         ``settle``: float64 distances only for the candidates whose choice a
         screen leaves open (else for every candidate); ``sampled_kth``: the
         k-th distance found from a bound of every 8th row; ``prefetch``:
-        sparse column walks request their columns ahead.
+        sparse column walks request their columns ahead; ``expectations``:
+        with missing values, RELIEF-D's E|X - v| looked up per instance,
+        feature and class for the distance rows (``prepare.Expectations``;
+        else a search in the class law per term).
     """
     blocks: bool = True
     min_form: bool = True
@@ -56,6 +59,7 @@ class Speedups(NamedTuple):
     settle: bool = True
     sampled_kth: bool = True
     prefetch: bool = True
+    expectations: bool = True
 
 
 ALL = Speedups()

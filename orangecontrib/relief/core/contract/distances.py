@@ -10,8 +10,9 @@ import numpy as np
 from numba import njit, prange
 from numba.extending import register_jitable
 
-from .diffs import JIT, NO_REFCOUNTS, nominal_diff, numeric_diff
-from .prepare import MissingTables
+from .diffs import (JIT, NO_REFCOUNTS, looked_up_numeric_diff, nominal_diff,
+                    numeric_diff)
+from .prepare import Expectations, MissingTables
 
 # For the sums over features without missing values: reassociation lets LLVM
 # use SIMD; every pair of rows still gets the same sequence of operations.
@@ -101,20 +102,20 @@ def distance_row(r, data, w, weighted, out, j0, j1):
     """out[j] = sum_A w_A diff(A, R, I_j) for j in [j0, j1) (w_A = 1 unless
     ``weighted``); dense data, with RELIEF-D where values are missing."""
     _distances(r, data.num, data.nom, data.group, data.has_missing,
-               data.missing, w, weighted, out, j0, j1)
+               data.missing, data.expected, w, weighted, out, j0, j1)
 
 
 @njit(**JIT)
-def _distances(r, num, nom, group, has_missing, tables, w, weighted, out, j0,
-               j1):
+def _distances(r, num, nom, group, has_missing, tables, expected, w,
+               weighted, out, j0, j1):
     """``distance_row`` on the arrays themselves."""
     a_num = num.shape[1]
     xr, cr = num[r], nom[r]
     w_num, w_nom = w[:a_num], w[a_num:]
     zero = np.zeros(1, w.dtype)[0]
     if has_missing:
-        _missing_distances(r, num, nom, group, tables, w, weighted, out, j0,
-                           j1)
+        _missing_distances(r, num, nom, group, tables, expected, w,
+                           weighted, out, j0, j1)
         return
     for j in range(j0, j1):
         xj, cj = num[j], nom[j]
@@ -127,23 +128,56 @@ def _distances(r, num, nom, group, has_missing, tables, w, weighted, out, j0,
 
 
 @njit(**NO_REFCOUNTS)
-def _missing_distances(r, num, nom, group, t, w, weighted, out, j0, j1):
+def _missing_distances(r, num, nom, group, t, expected, w, weighted, out,
+                       j0, j1):
     """``_distances`` with missing values (RELIEF-D's tables ``t``):
-    ``diff_sum`` for each j, without reference counts (``NO_REFCOUNTS``)."""
+    ``diff_sum`` for each j, or ``looked_up_sum`` where the ``expected``
+    values are looked up (``prepare.Expectations``); without reference
+    counts (``diffs.NO_REFCOUNTS``)."""
+    looked_up = expected.values.shape[0] > 0
     for j in range(j0, j1):
-        out[j] = diff_sum(r, j, num, nom, group, t.num_sorted, t.num_prefix,
-                          t.num_start, t.num_pstart, t.num_count, t.num_both,
-                          t.nom_prob, t.nom_both, w, weighted, 0, 1)
+        if looked_up:
+            out[j] = looked_up_sum(r, j, num, nom, group, expected.values,
+                                   expected.column, t.num_both, t.nom_prob,
+                                   t.nom_both, w, weighted)
+        else:
+            out[j] = diff_sum(r, j, num, nom, group, t.num_sorted,
+                              t.num_prefix, t.num_start, t.num_pstart,
+                              t.num_count, t.num_both, t.nom_prob,
+                              t.nom_both, w, weighted, 0, 1)
+
+
+@register_jitable(inline="always")
+def looked_up_sum(r, j, num, nom, group, expected, column, num_both,
+                  nom_prob, nom_both, w, weighted):
+    """``diff_sum`` over every column, E|X - v| looked up
+    (``diffs.looked_up_numeric_diff``): the same terms in the same order,
+    without a search per term with one value missing (on 2,000 x 100, 20
+    columns nominal, 5 % of values missing: 6.9 ns a term with the search,
+    2.0 looked up)."""
+    a_num = num.shape[1]
+    gr, gj = group[r], group[j]
+    s = 0.0
+    for f in range(a_num):
+        d = looked_up_numeric_diff(f, r, j, num[r, f], num[j, f], gr, gj,
+                                   expected, column, num_both)
+        s += w[f] * d if weighted else d
+    for g in range(nom.shape[1]):
+        d = nominal_diff(g, nom[r, g], nom[j, g], gr, gj, nom_prob, nom_both)
+        s += w[a_num + g] * d if weighted else d
+    return s
 
 
 @njit(**JIT)
-def _distance_chunk(c, n_chunks, r, num, nom, group, has_missing, tables, w,
-                    weighted, out):
-    """Part c of ``distance_row_parallel`` (``tables`` as a plain tuple:
-    numba 0.68 cannot pass a named tuple into a parallel loop)."""
+def _distance_chunk(c, n_chunks, r, num, nom, group, has_missing, tables,
+                    values, column, w, weighted, out):
+    """Part c of ``distance_row_parallel`` (``tables`` as a plain tuple and
+    the ``Expectations`` as their two arrays: numba 0.68 cannot pass a
+    named tuple into a parallel loop)."""
     n = out.shape[0]
-    _distances(r, num, nom, group, has_missing, MissingTables(*tables), w,
-               weighted, out, c * n // n_chunks, (c + 1) * n // n_chunks)
+    _distances(r, num, nom, group, has_missing, MissingTables(*tables),
+               Expectations(values, column), w, weighted, out,
+               c * n // n_chunks, (c + 1) * n // n_chunks)
 
 
 @njit(parallel=True, **JIT)
@@ -154,6 +188,7 @@ def distance_row_parallel(r, data, w, weighted, out, n_chunks):
     t = data.missing
     tables = (t.num_sorted, t.num_prefix, t.num_start, t.num_pstart,
               t.num_count, t.num_both, t.nom_prob, t.nom_both)
+    values, column = data.expected.values, data.expected.column
     for c in prange(n_chunks):
         _distance_chunk(c, n_chunks, r, num, nom, group, has_missing, tables,
-                        w, weighted, out)
+                        values, column, w, weighted, out)

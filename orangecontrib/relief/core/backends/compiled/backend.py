@@ -48,10 +48,12 @@ class WeightedJob(NamedTuple):
 def relieff_job(setup):
     """The ``ReliefJob`` of a ReliefF ``Setup`` with something to learn;
     with instance weights, its ``WeightedJob``."""
+    data = setup.prep.data(setup.regression,
+                           plan.expectations(setup.prep, setup.speedups))
     if weighted(setup):
-        return WeightedJob(setup.prep.data(setup.regression), setup.hood,
-                           setup.prep.instance_weights, setup.regression)
-    return ReliefJob(setup.prep.data(setup.regression),
+        return WeightedJob(data, setup.hood, setup.prep.instance_weights,
+                           setup.regression)
+    return ReliefJob(data,
                      plan.blocks(setup.prep, setup.speedups, setup.hood.uses_k),
                      setup.hood,
                      setup.speedups)
@@ -115,7 +117,9 @@ class CompiledBackend(Backend):
         if not sequential:
             self.job = relieff_job(setup)
         else:
-            self.data = setup.prep.data(setup.regression)
+            self.data = setup.prep.data(
+                setup.regression, plan.expectations(setup.prep,
+                                                    setup.speedups))
             self.settings, self.screening, self.tracking, self.carry = \
                 plan.feedback(setup.prep, setup.variant, setup.T,
                               setup.regression, setup.speedups, n_threads,

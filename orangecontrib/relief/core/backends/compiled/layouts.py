@@ -12,6 +12,7 @@ import numpy as np
 from ...contract import estimates
 from .feedback_loop import Carry, Feedback, Screening
 from ...contract.nominal import pack_planes
+from ...contract.prepare import NO_EXPECTATIONS, looked_up
 from .screens import BY_FEATURE_MAX, BY_FEATURE_TILE
 from ...contract.sparse import RowSums, feature_parts, start_row_sums
 from ...variants import of_code
@@ -60,6 +61,13 @@ RADIUS_BLOCK_VISITS = 16
 BLOCK_UPDATE_MIN_BYTES = 12_000_000
 
 _NO_PLANES = np.zeros((0, 0), np.uint64)
+
+
+def expectations(prep, speedups):
+    """RELIEF-D's E|X - v| looked up for the distance rows of data with
+    missing values (``prepare.looked_up``: where it fits), unless
+    ``speedups.expectations`` is off."""
+    return looked_up(prep) if speedups.expectations else NO_EXPECTATIONS
 
 
 def _can_screen(prep):

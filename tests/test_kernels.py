@@ -521,13 +521,14 @@ def test_radius_updates_count_past_the_int16_range():
     assert upd[1].tolist() == [-0.5, -1.0, -1.0]
 
 
-def test_missing_value_loops_count_no_references(monkeypatch):
+def test_relief_d_loops_count_no_references_and_look_up(monkeypatch):
     """The CPU's loops that call RELIEF-D's functions once per term are
     compiled without reference counts (``diffs.NO_REFCOUNTS``: with them a
     term cost 36 ns instead of 8, and two threads contended), and give the
     numbers of ``diff_sum`` and ``column_diff`` in plain Python: each
     distance of a row, with E|X - v| searched for or looked up
-    (``prepare.Expectations``), and each feature's update, bit for bit.
+    (``prepare.Expectations``), and each feature's update, searched for or
+    looked up, bit for bit.
     Data whose lookup would pass EXPECTATIONS_MAX_BYTES searches: the same
     weights."""
     from orangecontrib.relief.core.contract import (diffs, distances,
@@ -554,17 +555,19 @@ def test_missing_value_loops_count_no_references(monkeypatch):
                                        *t, w, False, 0, 1)
                     for j in range(40)]
         assert row.tolist() == expected
+    chosen, coef = np.array([0, 7, 9]), np.array([-0.5, 0.25, 0.25])
+    for tables in (data, prep.data(False, lookup)):
+        upd = np.zeros(6)
+        updates.update(3, chosen, coef, 3, tables, False, np.zeros(0), upd,
+                       np.zeros(0, np.int64))
+        assert upd.tolist() == [
+            sum(c * diffs.column_diff(f, 3, j, data.num, data.nom,
+                                      data.group, *t)
+                for j, c in zip(chosen, coef))
+            for f in range(6)]
     weights = relieff(X, y, [False] * 4 + [True] * 2).weights
     monkeypatch.setattr(prepare_module, "EXPECTATIONS_MAX_BYTES",
                         40 * 4 * 3 * 8 - 1)
     assert prepare_module.looked_up(prep).values.shape[0] == 0
     assert relieff(X, y, [False] * 4 + [True] * 2).weights.tolist() \
         == weights.tolist()
-    chosen, coef = np.array([0, 7, 9]), np.array([-0.5, 0.25, 0.25])
-    upd = np.zeros(6)
-    updates.update(3, chosen, coef, 3, data, False, np.zeros(0), upd,
-                   np.zeros(0, np.int64))
-    assert upd.tolist() == [
-        sum(c * diffs.column_diff(f, 3, j, data.num, data.nom, data.group,
-                                  *t) for j, c in zip(chosen, coef))
-        for f in range(6)]

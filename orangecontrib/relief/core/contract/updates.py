@@ -11,7 +11,8 @@ import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
-from .diffs import JIT, NO_REFCOUNTS, column_diff, from_zero, target_diff
+from .diffs import (JIT, NO_REFCOUNTS, column_diff, from_zero,
+                    looked_up_numeric_diff, target_diff)
 from .distances import FAST
 from .sparse import stored_range
 
@@ -166,7 +167,8 @@ def update(r, chosen, coef, n_chosen, data, regression, scratch, upd, runs):
         upd[0] = target_sum(r, chosen, coef, 0, n_chosen, target, upd[0])
     if data.has_missing:
         _missing_update(r, chosen, coef, n_chosen, num, nom, group,
-                        data.missing, target, regression, upd, a, first)
+                        data.missing, data.expected, target, regression, upd,
+                        a, first)
         return
     for i in range(n_chosen):
         j = chosen[i]
@@ -178,20 +180,46 @@ def update(r, chosen, coef, n_chosen, data, regression, scratch, upd, runs):
 
 
 @njit(**NO_REFCOUNTS)
-def _missing_update(r, chosen, coef, n_chosen, num, nom, group, t, target,
-                    regression, upd, a, first):
+def _missing_update(r, chosen, coef, n_chosen, num, nom, group, t, expected,
+                    target, regression, upd, a, first):
     """``update`` of dense data with missing values (RELIEF-D's tables
-    ``t``): ``feature_update`` for each of the a features, without
-    reference counts (``diffs.NO_REFCOUNTS``)."""
+    ``t``): ``feature_update`` for each of the a features, or for a
+    numeric one ``looked_up_update`` where the ``expected`` values are
+    looked up (``prepare.Expectations``); without reference counts
+    (``diffs.NO_REFCOUNTS``)."""
+    looked_up = expected.values.shape[0] > 0
     for f in range(a):
-        near, joint = feature_update(
-            f, r, chosen, coef, 0, n_chosen, num, nom, group, t.num_sorted,
-            t.num_prefix, t.num_start, t.num_pstart, t.num_count, t.num_both,
-            t.nom_prob, t.nom_both, target, regression, upd[first + f],
-            upd[1 + a + f] if regression else 0.0)
+        near, joint = upd[first + f], upd[1 + a + f] if regression else 0.0
+        if looked_up and f < num.shape[1]:
+            near, joint = looked_up_update(
+                f, r, chosen, coef, n_chosen, num, group, expected.values,
+                expected.column, t.num_both, target, regression, near, joint)
+        else:
+            near, joint = feature_update(
+                f, r, chosen, coef, 0, n_chosen, num, nom, group,
+                t.num_sorted, t.num_prefix, t.num_start, t.num_pstart,
+                t.num_count, t.num_both, t.nom_prob, t.nom_both, target,
+                regression, near, joint)
         upd[first + f] = near
         if regression:
             upd[1 + a + f] = joint
+
+
+@register_jitable(inline="always")
+def looked_up_update(f, r, chosen, coef, n_chosen, num, group, expected,
+                     column, num_both, target, regression, near, joint):
+    """``feature_update`` of numeric column f over the neighbours
+    chosen[:n_chosen], E|X - v| looked up (``diffs.looked_up_numeric_diff``):
+    the same sums in the same order, without a search per term with one
+    value missing."""
+    for e in range(n_chosen):
+        j, c = chosen[e], coef[e]
+        d = looked_up_numeric_diff(f, r, j, num[r, f], num[j, f], group[r],
+                                   group[j], expected, column, num_both)
+        near += c * d
+        if regression:
+            joint += (target_diff(target, r, j) * c) * d
+    return near, joint
 
 
 @njit(inline="always", **FAST)

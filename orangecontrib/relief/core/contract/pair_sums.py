@@ -24,7 +24,7 @@ each row repeated.
 from numba import njit
 from numba.extending import register_jitable
 
-from .diffs import JIT, NO_REFCOUNTS, column_diff
+from .diffs import JIT, NO_REFCOUNTS, column_diff, looked_up_numeric_diff
 
 
 def width(a):
@@ -44,7 +44,7 @@ def add_pair_sums(r, chosen, coef, n_chosen, data, out):
         weight_sums(coef, 0, n_chosen, 0.0, 0.0, 0.0, 0.0)
     if data.has_missing:
         _missing_pair_sums(r, chosen, coef, n_chosen, num, nom, data.group,
-                           data.missing, out, a)
+                           data.missing, data.expected, out, a)
         return
     for i in range(n_chosen):
         j, c = chosen[i], coef[i]
@@ -54,15 +54,42 @@ def add_pair_sums(r, chosen, coef, n_chosen, data, out):
 
 
 @njit(**NO_REFCOUNTS)
-def _missing_pair_sums(r, chosen, coef, n_chosen, num, nom, group, t, out, a):
+def _missing_pair_sums(r, chosen, coef, n_chosen, num, nom, group, t,
+                       expected, out, a):
     """``add_pair_sums``' per-feature sums with missing values (RELIEF-D's
-    tables ``t``), without reference counts (``diffs.NO_REFCOUNTS``)."""
+    tables ``t``): ``feature_pair_sums``, or for a numeric feature
+    ``looked_up_pair_sums`` where the ``expected`` values are looked up
+    (``prepare.Expectations``); without reference counts
+    (``diffs.NO_REFCOUNTS``)."""
+    looked_up = expected.values.shape[0] > 0
     for f in range(a):
-        out[f], out[a + f], out[2 * a + f], out[3 * a + f] = \
-            feature_pair_sums(f, r, chosen, coef, 0, n_chosen, num, nom,
-                              group, t.num_sorted, t.num_prefix, t.num_start,
-                              t.num_pstart, t.num_count, t.num_both,
-                              t.nom_prob, t.nom_both, 0.0, 0.0, 0.0, 0.0)
+        if looked_up and f < num.shape[1]:
+            sums = looked_up_pair_sums(f, r, chosen, coef, n_chosen, num,
+                                       group, expected.values,
+                                       expected.column, t.num_both)
+        else:
+            sums = feature_pair_sums(f, r, chosen, coef, 0, n_chosen, num,
+                                     nom, group, t.num_sorted, t.num_prefix,
+                                     t.num_start, t.num_pstart, t.num_count,
+                                     t.num_both, t.nom_prob, t.nom_both, 0.0,
+                                     0.0, 0.0, 0.0)
+        out[f], out[a + f], out[2 * a + f], out[3 * a + f] = sums
+
+
+@register_jitable(inline="always")
+def looked_up_pair_sums(f, r, chosen, coef, n_chosen, num, group, expected,
+                        column, num_both):
+    """``feature_pair_sums`` of numeric column f from zero, E|X - v| looked
+    up (``diffs.looked_up_numeric_diff``): the same sums in the same order,
+    without a search per term with one value missing."""
+    s1_hit = s2_hit = s1_miss = s2_miss = 0.0
+    for e in range(n_chosen):
+        j = chosen[e]
+        d = looked_up_numeric_diff(f, r, j, num[r, f], num[j, f], group[r],
+                                   group[j], expected, column, num_both)
+        s1_hit, s2_hit, s1_miss, s2_miss = pair_terms(
+            coef[e], d, s1_hit, s2_hit, s1_miss, s2_miss)
+    return s1_hit, s2_hit, s1_miss, s2_miss
 
 
 @njit(**JIT)
@@ -122,17 +149,22 @@ def feature_pair_sums(f, r, chosen, coef, begin, end, num, nom, group,
     ``updates`` kernel (one thread a feature) call this one function."""
     for e in range(begin, end):
         c = coef[e]
-        w = abs(c)
         d = column_diff(f, r, chosen[e], num, nom, group, num_sorted,
                         num_prefix, num_start, num_pstart, num_count,
                         num_both, nom_prob, nom_both)
-        if c < 0:
-            s1_hit += w * d
-            s2_hit += w * d * d
-        else:
-            s1_miss += w * d
-            s2_miss += w * d * d
+        s1_hit, s2_hit, s1_miss, s2_miss = pair_terms(
+            c, d, s1_hit, s2_hit, s1_miss, s2_miss)
     return s1_hit, s2_hit, s1_miss, s2_miss
+
+
+@register_jitable(inline="always")
+def pair_terms(c, d, s1_hit, s2_hit, s1_miss, s2_miss):
+    """One neighbour's terms of the sums: w d and w d^2 (w = |c|, d its
+    diff) added to the hits' sums for c < 0, else to the misses'."""
+    w = abs(c)
+    if c < 0:
+        return s1_hit + w * d, s2_hit + w * d * d, s1_miss, s2_miss
+    return s1_hit, s2_hit, s1_miss + w * d, s2_miss + w * d * d
 
 
 @njit(**JIT)

@@ -153,8 +153,10 @@ _column_diff, diff_sum = (
 _target_diff = _device(diffs.target_difference)
 target_sum = _device(updates.target_sum, target_diff=_target_diff)
 weight_sums = _device(pair_sums.weight_sums)
+_pair_terms = _device(pair_sums.pair_terms)
 feature_update, feature_pair_sums = (
-    _device(function, column_diff=_column_diff, target_diff=_target_diff)
+    _device(function, column_diff=_column_diff, target_diff=_target_diff,
+            pair_terms=_pair_terms)
     for function in (updates.feature_update, pair_sums.feature_pair_sums))
 # several targets (``diffs.Targets``, multi-target Relief): the contract's
 # ``diffs.target_diff`` itself, which picks ``targets_difference`` by type

@@ -58,8 +58,8 @@ class Expectations(NamedTuple):
     ``MissingTables``; unset where x_if is missing), the number
     ``diffs.expected_abs`` finds by a search in the law.  ``column[f]`` is
     -1 for a column without missing values.  A speed mechanism of the
-    CPU's distance rows (``Speedups.expectations``, built by
-    ``expectations``); empty (``NO_EXPECTATIONS``) elsewhere."""
+    CPU's distance rows, updates and STIR sums (``Speedups.expectations``;
+    built by ``looked_up``); empty (``NO_EXPECTATIONS``) elsewhere."""
     values: np.ndarray        # n x (columns with a missing value) x C
     column: np.ndarray        # (a_num,) int64
 
@@ -94,7 +94,7 @@ class Data(NamedTuple):
     sparse: bool              # True: the values are in ``rows``, not num/nom
     rows: SparseRows
     missing: MissingTables
-    expected: Expectations    # (empty but for the CPU's distance rows)
+    expected: Expectations    # RELIEF-D's values looked up, or empty
 
 
 @dataclass

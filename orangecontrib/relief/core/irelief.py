@@ -406,9 +406,9 @@ def dense_update(r, chosen, coef, count, num, nom, upd):
 
 @njit(**JIT)
 def _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
-           tables, expected, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
-           n_bits, factors, block_dist, block_kernel, sigma, inliers, copies,
-           out):
+           tables, expected, w, dist_num, dist_nom, w_num, w_nom, uniform,
+           planes, n_bits, factors, block_dist, block_kernel, sigma, inliers,
+           copies, out):
     """Chunk c of ``margins`` (the data's arrays one by one: numba 0.68
     cannot pass a named tuple into a parallel loop), for each instance r =
     visits[i] of visits[c * CHUNK:(c + 1) * CHUNK]:
@@ -497,9 +497,9 @@ def _pair_margins(r, group, factors, dist, kernel, sigma, coef, copies):
 
 @njit(parallel=True, **JIT)
 def margins(visits, below, num, nom, group, target, has_missing, rows,
-            tables, expected, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
-            n_bits, factors, block_dist, block_kernel, sigma, inliers, copies,
-            out):
+            tables, expected, w, dist_num, dist_nom, w_num, w_nom, uniform,
+            planes, n_bits, factors, block_dist, block_kernel, sigma, inliers,
+            copies, out):
     """The chunks of CHUNK ``visits`` in parallel (``_chunk``): out[c] = the
     summed margins of chunk c, or of its pairs (``below``), or the factors,
     distances and kernel values of its instances.  ``dist_num``,
@@ -510,9 +510,9 @@ def margins(visits, below, num, nom, group, target, has_missing, rows,
     out[:] = 0.0
     for c in prange(out.shape[0]):
         _chunk(c, visits, below, num, nom, group, target, has_missing, rows,
-               tables, expected, w, dist_num, dist_nom, w_num, w_nom, uniform, planes,
-               n_bits, factors, block_dist, block_kernel, sigma, inliers,
-               copies, out)
+               tables, expected, w, dist_num, dist_nom, w_num, w_nom, uniform,
+               planes, n_bits, factors, block_dist, block_kernel, sigma,
+               inliers, copies, out)
 
 
 def by_pairs(a):
@@ -571,10 +571,9 @@ def _margin_sum(data, w, sigma, inliers, batch, progress, done, total,
         for below in (False, True) if pairs else (False,):
             margins(visits, below, data.num, data.nom, data.group,
                     data.target, data.has_missing, rows, tables, expected, w,
-                    dist_num,
-                    dist_nom, w_num, w_nom, uniform, planes, n_bits, factors,
-                    block_dist, block_kernel, float(sigma), bool(inliers),
-                    copies, out)
+                    dist_num, dist_nom, w_num, w_nom, uniform, planes, n_bits,
+                    factors, block_dist, block_kernel, float(sigma),
+                    bool(inliers), copies, out)
         for part in out:            # chunk order, whatever the batches
             nu += part
         if progress is not None:

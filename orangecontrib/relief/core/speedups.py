@@ -39,8 +39,9 @@ class Speedups(NamedTuple):
         k-th distance found from a bound of every 8th row; ``prefetch``:
         sparse column walks request their columns ahead; ``expectations``:
         with missing values, RELIEF-D's E|X - v| looked up per instance,
-        feature and class for the distance rows (``prepare.Expectations``;
-        else a search in the class law per term).
+        feature and class by the distance rows, updates and STIR sums
+        (``prepare.Expectations``; else a search in the class law per
+        term).
     """
     blocks: bool = True
     min_form: bool = True

@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit, types
+from numba.core.cpu import CPUTargetOptions
 from numba.extending import overload, register_jitable
 
 JIT = dict(cache=True, nogil=True)
@@ -37,9 +38,12 @@ JIT = dict(cache=True, nogil=True)
 # counted a reference to each of its arrays up and down, atomically: on
 # 2,000 x 100 with 5 % of values missing, a distance row took 36 ns a term
 # with the counts and 8 ns without (31 and 1.2 with 0.01 % missing), and two
-# threads, contending for the same counts, ran slower than one (ReliefF
-# 13.4 s on two threads, 11.9 s on one, against 3.1 s now).
-NO_REFCOUNTS = dict(JIT, _nrt=False)
+# threads, contending for the same counters, were no faster than one.
+# (``_nrt`` is numba's own option since before 0.57; were a numba without
+# it installed, these loops would count again, and tests/test_kernels.py
+# say so.)
+NO_REFCOUNTS = dict(JIT, _nrt=False) if hasattr(CPUTargetOptions, "_nrt") \
+    else JIT
 
 
 @register_jitable
@@ -131,7 +135,7 @@ def looked_up_numeric_diff(f, r, j, a, b, ca, cb, expected, column,
     """``numeric_diff`` of instances r and j (values a and b, classes ca
     and cb) with E|X - v| looked up in ``prepare.Expectations``
     (``expected``, ``column``) instead of searched for: the same numbers
-    (the CPU's distance rows, ``Speedups.expectations``)."""
+    (the CPU's loops with missing values, ``Speedups.expectations``)."""
     if a == a:
         if b == b:
             return abs(a - b)

@@ -64,8 +64,8 @@ _NO_PLANES = np.zeros((0, 0), np.uint64)
 
 
 def expectations(prep, speedups):
-    """RELIEF-D's E|X - v| looked up for the distance rows of data with
-    missing values (``prepare.looked_up``: where it fits), unless
+    """RELIEF-D's E|X - v| looked up for the loops over data with missing
+    values (``prepare.looked_up``: where it fits), unless
     ``speedups.expectations`` is off."""
     return looked_up(prep) if speedups.expectations else NO_EXPECTATIONS
 

@@ -528,7 +528,7 @@ def test_relief_d_loops_count_no_references_and_look_up(monkeypatch):
     numbers of ``diff_sum`` and ``column_diff`` in plain Python: each
     distance of a row, with E|X - v| searched for or looked up
     (``prepare.Expectations``), and each feature's update, searched for or
-    looked up, bit for bit.
+    looked up, bit for bit, and STIR's sums.
     Data whose lookup would pass EXPECTATIONS_MAX_BYTES searches: the same
     weights."""
     from orangecontrib.relief.core.contract import (diffs, distances,
@@ -565,6 +565,14 @@ def test_relief_d_loops_count_no_references_and_look_up(monkeypatch):
                                       data.group, *t)
                 for j, c in zip(chosen, coef))
             for f in range(6)]
+    sums = []
+    for tables in (data, prep.data(False, lookup)):
+        sums.append(np.empty(pair_sums.width(6)))
+        pair_sums.add_pair_sums(3, chosen, coef, 3, tables, sums[-1])
+    assert sums[0].tolist() == sums[1].tolist()
+    assert sums[0][:6].tolist() == [
+        0.5 * diffs.column_diff(f, 3, 0, data.num, data.nom, data.group, *t)
+        for f in range(6)]
     weights = relieff(X, y, [False] * 4 + [True] * 2).weights
     monkeypatch.setattr(prepare_module, "EXPECTATIONS_MAX_BYTES",
                         40 * 4 * 3 * 8 - 1)

@@ -109,14 +109,14 @@ def distance_row(r, data, w, weighted, out, j0, j1):
 def _distances(r, num, nom, group, has_missing, tables, expected, w,
                weighted, out, j0, j1):
     """``distance_row`` on the arrays themselves."""
-    a_num = num.shape[1]
-    xr, cr = num[r], nom[r]
-    w_num, w_nom = w[:a_num], w[a_num:]
-    zero = np.zeros(1, w.dtype)[0]
     if has_missing:
         _missing_distances(r, num, nom, group, tables, expected, w,
                            weighted, out, j0, j1)
         return
+    a_num = num.shape[1]
+    xr, cr = num[r], nom[r]
+    w_num, w_nom = w[:a_num], w[a_num:]
+    zero = np.zeros(1, w.dtype)[0]
     for j in range(j0, j1):
         xj, cj = num[j], nom[j]
         if weighted:

@@ -140,7 +140,7 @@ class Prepared:
 
     def data(self, regression, expected=NO_EXPECTATIONS):
         """The kernels' view of the instances (``Data``), with RELIEF-D's
-        ``expected`` values looked up (``expectations``) or not."""
+        ``expected`` values looked up (``looked_up``) or not."""
         target = self.target if regression else np.zeros(self.group.shape[0])
         return Data(self.num, self.nom, self.group, target, self.has_missing,
                     self.sparse, self.sp, self.kernel_tables(), expected)
@@ -873,13 +873,25 @@ def expected_abs_to(law, prefix, v, cumulative=None):
                        cumulative[count])
 
 
-def expectations(prep):
-    """``Expectations`` of dense ``prep``: each known value's E|X - v| in
-    every class law of its column, for the numeric columns with a missing
-    value, by ``expected_abs_to`` (NumPy's search and ``diffs.mean_abs_to``:
-    the bits of the kernels' ``diffs.expected_abs``)."""
+# RELIEF-D's values are looked up (``Expectations``) up to this many bytes:
+# n x (numeric columns with a missing value) x classes x 8; beyond, each
+# term with one value missing searches its class law.
+EXPECTATIONS_MAX_BYTES = 256_000_000
+
+
+def looked_up(prep):
+    """The ``Expectations`` of dense ``prep`` with missing values in
+    numeric columns, where they fit in EXPECTATIONS_MAX_BYTES (else
+    ``NO_EXPECTATIONS``): each known value's E|X - v| in every class law of
+    its column, by ``expected_abs_to`` (NumPy's search and
+    ``diffs.mean_abs_to``: the bits of the kernels' ``diffs.expected_abs``)."""
+    if prep.sparse or not prep.has_missing:
+        return NO_EXPECTATIONS
     n, a_num = prep.num.shape
     columns = np.flatnonzero(np.isnan(prep.num).any(axis=0))
+    if columns.shape[0] == 0 or \
+            n * columns.shape[0] * prep.n_classes * 8 > EXPECTATIONS_MAX_BYTES:
+        return NO_EXPECTATIONS
     column = np.full(a_num, -1, np.int64)
     column[columns] = np.arange(columns.shape[0])
     values = np.zeros((n, columns.shape[0], prep.n_classes))
@@ -891,25 +903,6 @@ def expectations(prep):
             values[known, s, c] = expected_abs_to(law, prefix, x[known],
                                                   cumulative)
     return Expectations(values, column)
-
-
-# RELIEF-D's values are looked up (``Expectations``) up to this many bytes:
-# n x (numeric columns with a missing value) x classes x 8; beyond, each
-# term with one value missing searches its class law.
-EXPECTATIONS_MAX_BYTES = 256_000_000
-
-
-def looked_up(prep):
-    """The ``Expectations`` of ``prep`` where it has missing values in
-    dense numeric columns and they fit in EXPECTATIONS_MAX_BYTES, else
-    ``NO_EXPECTATIONS``."""
-    if prep.sparse or not prep.has_missing or prep.num.shape[1] == 0:
-        return NO_EXPECTATIONS
-    columns = int(np.isnan(prep.num).any(axis=0).sum())
-    size = prep.num.shape[0] * columns * prep.n_classes * 8
-    if columns == 0 or size > EXPECTATIONS_MAX_BYTES:
-        return NO_EXPECTATIONS
-    return expectations(prep)
 
 
 def class_law(prep, f, c):
